@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sys/cpu"
+
+	"github.com/strata-nmt/strata/engine/blas"
+	"github.com/strata-nmt/strata/internal/buildinfo"
+)
+
+func init() {
+	rootCmd.AddCommand(&cobra.Command{
+		Use:   "env",
+		Short: "Print the machine and compute backend strata will use",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, args []string) {
+			w := cmd.OutOrStdout()
+			be := blas.Default()
+			fmt.Fprintf(w, "strata        %s\n", buildinfo.Version())
+			fmt.Fprintf(w, "go            %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			fmt.Fprintf(w, "cpu features  %s\n", cpuFeatures())
+			fmt.Fprintf(w, "threads       %d (GOMAXPROCS), %d CPUs\n", runtime.GOMAXPROCS(0), runtime.NumCPU())
+			fmt.Fprintf(w, "matmul        %s, %d threads\n", be.Name(), be.Threads())
+			fmt.Fprintln(w, "              (STRATA_BLAS=go forces the pure-Go fallback; STRATA_BLAS=/path/lib.so picks a CBLAS)")
+		},
+	})
+}
+
+func cpuFeatures() string {
+	var f []string
+	add := func(ok bool, name string) {
+		if ok {
+			f = append(f, name)
+		}
+	}
+	switch runtime.GOARCH {
+	case "amd64", "386":
+		add(cpu.X86.HasSSE42, "sse4.2")
+		add(cpu.X86.HasAVX, "avx")
+		add(cpu.X86.HasAVX2, "avx2")
+		add(cpu.X86.HasFMA, "fma")
+		add(cpu.X86.HasAVX512F, "avx512f")
+		add(cpu.X86.HasAVX512BF16, "avx512bf16")
+	case "arm64":
+		add(cpu.ARM64.HasASIMD, "asimd")
+		add(cpu.ARM64.HasSVE, "sve")
+		add(cpu.ARM64.HasFPHP, "fp16")
+	}
+	if len(f) == 0 {
+		return "(none detected)"
+	}
+	return strings.Join(f, " ")
+}

@@ -1,0 +1,98 @@
+// Package atomicfile writes files so that a reader never sees a half-written
+// one: data goes to a temporary file in the same directory, is synced, and is
+// renamed over the destination; the directory is synced too so the rename
+// survives a crash. Every checkpoint, model and output file in strata is
+// written through here.
+package atomicfile
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// File is an in-progress atomic write. Write to it (it is buffered), then call
+// Commit; Abort (or a failed Commit) removes the temporary file.
+type File struct {
+	*bufio.Writer
+	f    *os.File
+	dest string
+	done bool
+}
+
+// Create starts an atomic write of path.
+func Create(path string) (*File, error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("create temporary file for %s: %w", path, err)
+	}
+	return &File{Writer: bufio.NewWriterSize(f, 1<<20), f: f, dest: path}, nil
+}
+
+// Commit flushes, syncs and renames the file into place.
+func (a *File) Commit() error {
+	if a.done {
+		return fmt.Errorf("atomicfile: %s already committed or aborted", a.dest)
+	}
+	a.done = true
+	err := a.Flush()
+	if err == nil {
+		err = a.f.Sync()
+	}
+	if cerr := a.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(a.f.Name(), a.dest)
+	}
+	if err != nil {
+		os.Remove(a.f.Name())
+		return fmt.Errorf("write %s: %w", a.dest, err)
+	}
+	syncDir(filepath.Dir(a.dest))
+	return nil
+}
+
+// Abort discards the write. It is safe to call after Commit (it does nothing),
+// so `defer f.Abort()` is the idiom.
+func (a *File) Abort() {
+	if a.done {
+		return
+	}
+	a.done = true
+	a.f.Close()
+	os.Remove(a.f.Name())
+}
+
+// WriteFile atomically writes data to path.
+func WriteFile(path string, data []byte) error {
+	return WriteWith(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteWith atomically writes whatever fn writes to path.
+func WriteWith(path string, fn func(w io.Writer) error) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := fn(f); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Commit()
+}
+
+func syncDir(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	d.Sync() // best effort: some filesystems refuse to sync directories
+	d.Close()
+}

@@ -1,0 +1,57 @@
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteFileReplacesAtomically(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.txt")
+	if err := WriteFile(p, []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(p, []byte("second")); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	if string(b) != "second" {
+		t.Fatalf("got %q", b)
+	}
+	assertOnlyFile(t, dir, "out.txt")
+}
+
+func TestFailedWriteLeavesOldFileAndNoTemp(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.txt")
+	if err := WriteFile(p, []byte("keep")); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteWith(p, func(w io.Writer) error {
+		w.Write([]byte("partial"))
+		return errors.New("boom")
+	})
+	if err == nil {
+		t.Fatal("expected error")
+	}
+	b, _ := os.ReadFile(p)
+	if string(b) != "keep" {
+		t.Fatalf("old content lost: %q", b)
+	}
+	assertOnlyFile(t, dir, "out.txt")
+}
+
+func assertOnlyFile(t *testing.T, dir, name string) {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 || ents[0].Name() != name {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("directory holds %v, want only %s", names, name)
+	}
+}
