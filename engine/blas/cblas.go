@@ -107,6 +107,6 @@ func checkBounds(transA, transB bool, m, n, k int, a []float32, lda int, b []flo
 		panic(fmt.Sprintf("blas: bad leading dimension lda=%d ldb=%d ldc=%d", lda, ldb, ldc))
 	}
 	if len(a) < need(ar, ac, lda) || len(b) < need(br, bc, ldb) || len(c) < need(m, n, ldc) {
-		panic("blas: slice too short for sgemm shape")
+		panic(fmt.Sprintf("blas: slice too short for sgemm shape ta=%v tb=%v m=%d n=%d k=%d len a=%d b=%d c=%d ld %d %d %d", transA, transB, m, n, k, len(a), len(b), len(c), lda, ldb, ldc))
 	}
 }

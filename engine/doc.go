@@ -1,0 +1,46 @@
+// Package engine is strata's compute engine: float32 tensors, a reverse-mode
+// tape, and hand-written fused forward/backward kernels for the operations a
+// Transformer needs. Matrix products go through engine/blas (OpenBLAS when it
+// can be loaded at run time, gonum otherwise); every other kernel is plain Go,
+// parallelised over rows with deterministic chunking.
+//
+// # Why our own engine
+//
+// Go has no autodiff library that is fast on CPU for Transformers (GoMLX's
+// pure-Go backend measured 6x slower than PyTorch and lacks ops), and the ops
+// an encoder-decoder needs are few. Fusing them by hand (softmax with masking,
+// log-softmax with label smoothing, layer norm with its statistics) saves the
+// memory traffic a general framework spends on intermediate tensors.
+//
+// # Model
+//
+// A Graph records the forward pass when it is created for training; each op
+// appends a closure that propagates gradients. Graph.Backward runs the tape in
+// reverse; parameter gradients accumulate (so several micro-batches can be
+// summed before an optimiser step). Graph.Reset returns every intermediate
+// buffer to the graph's arena, so a steady-state training step allocates
+// almost nothing. A Graph built with NewInference records nothing.
+//
+// Tensors are contiguous row-major. Most ops view a tensor as a matrix of
+// Rows() × Cols() where Cols is the last dimension.
+//
+// # Op set
+//
+//	Linear(x, W, b)            x·Wᵀ + b           (W is out×in, b may be nil)
+//	MatMul(a, b, ta, tb)       op(a)·op(b)
+//	Embed(W, ids, scale)       scale·W[ids]       gradient scattered into W
+//	AddPositions(x, ids, ...)  + sinusoidal positions (fairseq layout)
+//	LayerNorm(x, gain, bias)   eps 1e-5, gain/bias may be nil (parameter-free)
+//	Add, Sub, Mul, Scale, OneMinus, ReLU, Sigmoid, Tanh
+//	Dropout(x, p)              counter-based RNG: deterministic, parallel
+//	Attention(q, k, v, ...)    multi-head scaled dot-product attention with
+//	                           key-padding and causal masks, fused masked
+//	                           softmax, attention dropout; returns the
+//	                           probabilities for analysis
+//	WeightedSum(xs, w, off)    Σ w[off+i]·xs[i], gradient to w too
+//	Softmax(x)                 row-wise softmax
+//	LabelSmoothedCE(logits, targets, eps, pad)
+//	                           fused log-softmax + label-smoothed NLL,
+//	                           fairseq semantics (ε/(V-1) on wrong classes)
+//	ConcatCols, SliceCols, GatherRows, Sum, Mean
+package engine

@@ -1,0 +1,165 @@
+package engine
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// Graph is one forward (and optionally backward) computation. It owns the
+// tape and the arena that intermediates live in; create one per worker and
+// reuse it across steps with Reset.
+type Graph struct {
+	record bool
+	// DropoutOn enables dropout ops (training mode); off for inference and for
+	// gradient checks.
+	DropoutOn bool
+	tape    []func()
+	arena   *arena
+	headers tensorPool
+	// dropout RNG: seed plus a counter advanced by every dropout op, so a
+	// step's masks depend only on (seed, step, op order).
+	seed    uint64
+	counter uint64
+	threads int
+}
+
+// NewGraph returns a graph that records a tape for backward, with dropout on.
+func NewGraph(seed uint64) *Graph {
+	return &Graph{record: true, DropoutOn: true, arena: newArena(), seed: seed, threads: runtime.GOMAXPROCS(0)}
+}
+
+// NewInference returns a graph that records nothing and never drops out.
+func NewInference() *Graph {
+	return &Graph{arena: newArena(), threads: runtime.GOMAXPROCS(0)}
+}
+
+// Recording reports whether ops are being taped for backward.
+func (g *Graph) Recording() bool { return g.record }
+
+// SetThreads fixes the number of goroutines kernels split rows over. Results
+// are bit-identical for a fixed seed and thread count.
+func (g *Graph) SetThreads(n int) {
+	if n < 1 {
+		n = 1
+	}
+	g.threads = n
+}
+
+// Threads is the kernel parallelism.
+func (g *Graph) Threads() int { return g.threads }
+
+// RNGState returns the dropout counter, to be saved in checkpoints.
+func (g *Graph) RNGState() (seed, counter uint64) { return g.seed, g.counter }
+
+// SetRNGState restores the dropout RNG.
+func (g *Graph) SetRNGState(seed, counter uint64) { g.seed, g.counter = seed, counter }
+
+// HeldBytes is the memory the arena holds (in use or cached).
+func (g *Graph) HeldBytes() int { return g.arena.held }
+
+// Reset forgets the tape and returns every intermediate buffer to the arena.
+// Tensors produced by this graph must not be used afterwards.
+func (g *Graph) Reset() {
+	clear(g.tape)
+	g.tape = g.tape[:0]
+	g.arena.release()
+	g.headers.reset()
+}
+
+// Backward seeds ∂loss/∂loss = 1 on a one-element tensor and runs the tape in
+// reverse. Parameter gradients accumulate into their Grad buffers.
+func (g *Graph) Backward(loss *Tensor) {
+	g.BackwardScaled(loss, 1)
+}
+
+// BackwardScaled is Backward with the seed gradient set to scale (used to
+// normalise a summed loss by the number of tokens).
+func (g *Graph) BackwardScaled(loss *Tensor, scale float32) {
+	if !g.record {
+		panic("engine: Backward on an inference graph")
+	}
+	if loss.Size() != 1 {
+		panic(fmt.Sprintf("engine: Backward needs a scalar, got %v", loss.Shape()))
+	}
+	if !loss.needGrad {
+		return
+	}
+	g.grad(loss)[0] += scale
+	g.runTape()
+}
+
+// BackwardWith seeds the gradient of any output y with dy (len = y.Size())
+// and runs the tape: ∂(Σ dy·y)/∂inputs. Gradient checks use it.
+func (g *Graph) BackwardWith(y *Tensor, dy []float32) {
+	if !g.record {
+		panic("engine: Backward on an inference graph")
+	}
+	if !y.needGrad {
+		return
+	}
+	axpy(g.grad(y), dy, 1)
+	g.runTape()
+}
+
+func (g *Graph) runTape() {
+	for i := len(g.tape) - 1; i >= 0; i-- {
+		g.tape[i]()
+	}
+	clear(g.tape)
+	g.tape = g.tape[:0]
+}
+
+// newTensor returns an arena-backed tensor with undefined contents that needs
+// a gradient when any of the inputs does (and the graph records).
+func (g *Graph) newTensor(inputs []*Tensor, shape ...int) *Tensor {
+	t := g.headers.get()
+	t.setShape(shape)
+	t.Data = g.arena.get(t.Size())
+	if g.record {
+		for _, in := range inputs {
+			if in != nil && in.needGrad {
+				t.needGrad = true
+				break
+			}
+		}
+	}
+	return t
+}
+
+// Const wraps data as a tensor that needs no gradient (inputs, masks).
+func (g *Graph) Const(data []float32, shape ...int) *Tensor {
+	t := g.headers.get()
+	t.setShape(shape)
+	if len(data) != t.Size() {
+		panic(fmt.Sprintf("engine.Const: %d values for shape %v", len(data), shape))
+	}
+	t.Data = data
+	return t
+}
+
+// Zeros returns an arena tensor filled with zeros and no gradient.
+func (g *Graph) Zeros(shape ...int) *Tensor {
+	t := g.newTensor(nil, shape...)
+	clear(t.Data)
+	return t
+}
+
+// Scratch returns an arena buffer valid until Reset (for callers that build
+// masks or indices per step without allocating).
+func (g *Graph) Scratch(n int) []float32 { return g.arena.get(n) }
+
+// grad returns t's gradient buffer, allocating a zeroed one from the arena on
+// first use.
+func (g *Graph) grad(t *Tensor) []float32 {
+	if t.Grad == nil {
+		t.Grad = g.arena.zeros(t.Size())
+	}
+	return t.Grad
+}
+
+// push records a backward closure when any output needs a gradient.
+func (g *Graph) push(out *Tensor, fn func()) {
+	if out.needGrad {
+		g.tape = append(g.tape, fn)
+	}
+}

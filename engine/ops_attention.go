@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/strata-nmt/strata/engine/blas"
+)
+
+// Cols selects a block of columns [Col, Col+width) of a tensor without
+// copying. Attention reads queries, keys and values through such views so
+// that one fused projection (x·[Wq;Wk;Wv]ᵀ) feeds it directly.
+type Cols struct {
+	T   *Tensor
+	Col int
+}
+
+// AttnOptions configure Attention.
+type AttnOptions struct {
+	Heads int
+	// KeyPad marks padded keys (B×Tk, true = ignore); nil means none.
+	KeyPad []bool
+	// Causal hides key j from query i when j > i + (Tk - Tq): with Tq == Tk
+	// this is the decoder's look-ahead mask; with Tq == 1 nothing is hidden.
+	Causal  bool
+	Dropout float32
+}
+
+// Attention is multi-head scaled dot-product attention. q is (B·Tq)×D,
+// k and v are (B·Tk)×D with D = heads·dh, each read from its column view.
+// It returns the (B·Tq)×D context (heads concatenated, before the output
+// projection) and the attention probabilities, B×H×Tq×Tk, after masking and
+// before dropout (the weights analyses plot).
+//
+// The masked softmax is fused with the score product; each (batch, head)
+// pair is an independent job of three small GEMMs, and jobs are spread over
+// goroutines. Jobs write disjoint blocks, so backward needs no locks.
+func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, probs *Tensor) {
+	h := o.Heads
+	if h <= 0 {
+		panic("engine.Attention: Heads must be positive")
+	}
+	d := g.attnWidth(q, k, v, b, tq, tk, o)
+	dh := d / h
+	ldq, ldk, ldv := q.T.Cols(), k.T.Cols(), v.T.Cols()
+	scale := float32(1 / math.Sqrt(float64(dh)))
+	ctx = g.newTensor([]*Tensor{q.T, k.T, v.T}, b*tq, d)
+	probs = g.newTensor(nil, b, h, tq, tk)
+	var dropped []float32 // probabilities after dropout, when on
+	key := uint64(0)
+	pDrop := o.Dropout
+	if !g.DropoutOn {
+		pDrop = 0
+	}
+	if pDrop > 0 {
+		key = g.nextDropKey()
+		dropped = g.arena.get(b * h * tq * tk)
+	}
+	thr := uint32(float64(pDrop) * (1 << 32))
+	dscale := 1 / (1 - pDrop)
+	g.parallel(b*h, tq*tk*dh, func(_, lo, hi int) {
+		for job := lo; job < hi; job++ {
+			bi, head := job/h, job%h
+			qo, ko, vo := bi*tq*ldq+q.Col+head*dh, bi*tk*ldk+k.Col+head*dh, bi*tk*ldv+v.Col+head*dh
+			p := probs.Data[job*tq*tk : (job+1)*tq*tk]
+			blas.Sgemm(false, true, tq, tk, dh, scale, q.T.Data[qo:], ldq, k.T.Data[ko:], ldk, 0, p, tk)
+			maskedSoftmax(p, tq, tk, o.KeyPad, bi, o.Causal)
+			use := p
+			if pDrop > 0 {
+				use = dropped[job*tq*tk : (job+1)*tq*tk]
+				for i := range use {
+					if keep(key, job*tq*tk+i, thr) {
+						use[i] = p[i] * dscale
+					} else {
+						use[i] = 0
+					}
+				}
+			}
+			blas.Sgemm(false, false, tq, dh, tk, 1, use, tk, v.T.Data[vo:], ldv, 0, ctx.Data[bi*tq*d+head*dh:], d)
+		}
+	})
+	g.push(ctx, func() {
+		if ctx.Grad == nil {
+			return
+		}
+		g.attentionBackward(q, k, v, b, tq, tk, o, ctx, probs, dropped, key, thr, dscale, scale)
+	})
+	return ctx, probs
+}
+
+func (g *Graph) attnWidth(q, k, v Cols, b, tq, tk int, o AttnOptions) int {
+	// A view runs from its column to the end of its tensor, except that
+	// views into a fused projection ([Q|K|V]) run into their neighbours:
+	// the narrowest view is the model width.
+	d := -1
+	for _, c := range []Cols{q, k, v} {
+		w := c.T.Cols() - c.Col
+		if d < 0 || w < d {
+			d = w
+		}
+	}
+	if q.T.Rows() != b*tq || k.T.Rows() != b*tk || v.T.Rows() != b*tk || d%o.Heads != 0 {
+		panic(fmt.Sprintf("engine.Attention: q %v k %v v %v for B=%d Tq=%d Tk=%d heads=%d",
+			q.T.Shape(), k.T.Shape(), v.T.Shape(), b, tq, tk, o.Heads))
+	}
+	if o.KeyPad != nil && len(o.KeyPad) != b*tk {
+		panic(fmt.Sprintf("engine.Attention: key padding mask of %d for B=%d Tk=%d", len(o.KeyPad), b, tk))
+	}
+	return d
+}
+
+// maskedSoftmax turns the tq×tk scores of batch element bi into
+// probabilities, giving masked keys exactly zero weight. A row with every key
+// masked becomes all zeros rather than NaN.
+func maskedSoftmax(p []float32, tq, tk int, keyPad []bool, bi int, causal bool) {
+	var pad []bool
+	if keyPad != nil {
+		pad = keyPad[bi*tk : (bi+1)*tk]
+	}
+	for i := 0; i < tq; i++ {
+		row := p[i*tk : (i+1)*tk]
+		limit := tk
+		if causal {
+			limit = i + tk - tq + 1
+		}
+		mx := float32(math.Inf(-1))
+		for j := 0; j < limit; j++ {
+			if (pad == nil || !pad[j]) && row[j] > mx {
+				mx = row[j]
+			}
+		}
+		if math.IsInf(float64(mx), -1) {
+			clear(row)
+			continue
+		}
+		var sum float64
+		for j := range row {
+			if j >= limit || (pad != nil && pad[j]) {
+				row[j] = 0
+				continue
+			}
+			e := float32(math.Exp(float64(row[j] - mx)))
+			row[j] = e
+			sum += float64(e)
+		}
+		inv := float32(1 / sum)
+		for j := 0; j < limit; j++ {
+			row[j] *= inv
+		}
+	}
+}
+
+func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ctx, probs *Tensor,
+	dropped []float32, key uint64, thr uint32, dscale, scale float32) {
+	h, d := o.Heads, ctx.Cols()
+	dh := d / h
+	ldq, ldk, ldv := q.T.Cols(), k.T.Cols(), v.T.Cols()
+	var dq, dk, dv []float32
+	if q.T.needGrad {
+		dq = g.grad(q.T)
+	}
+	if k.T.needGrad {
+		dk = g.grad(k.T)
+	}
+	if v.T.needGrad {
+		dv = g.grad(v.T)
+	}
+	// When q, k and v are views of one tensor, their gradients share one
+	// buffer, but each job writes only its own batch rows and head columns
+	// of each view, so jobs still never overlap.
+	scratch := g.arena.get(g.chunks(b*h, tq*tk*dh) * tq * tk)
+	g.parallel(b*h, tq*tk*dh, func(chunk, lo, hi int) {
+		dp := scratch[chunk*tq*tk : (chunk+1)*tq*tk]
+		for job := lo; job < hi; job++ {
+			bi, head := job/h, job%h
+			qo, ko, vo := bi*tq*ldq+q.Col+head*dh, bi*tk*ldk+k.Col+head*dh, bi*tk*ldv+v.Col+head*dh
+			co := bi*tq*d + head*dh
+			p := probs.Data[job*tq*tk : (job+1)*tq*tk]
+			used := p
+			if dropped != nil {
+				used = dropped[job*tq*tk : (job+1)*tq*tk]
+			}
+			if dv != nil { // dV += P̃ᵀ·dC
+				blas.Sgemm(true, false, tk, dh, tq, 1, used, tk, ctx.Grad[co:], d, 1, dv[vo:], ldv)
+			}
+			// dP̃ = dC·Vᵀ, then back through dropout and the softmax:
+			// dS = P ⊙ (dP - rowsum(dP ⊙ P))
+			blas.Sgemm(false, true, tq, tk, dh, 1, ctx.Grad[co:], d, v.T.Data[vo:], ldv, 0, dp, tk)
+			if dropped != nil {
+				for i := range dp {
+					if keep(key, job*tq*tk+i, thr) {
+						dp[i] *= dscale
+					} else {
+						dp[i] = 0
+					}
+				}
+			}
+			softmaxBackwardRows(dp, p, tq, tk)
+			if dq != nil { // dQ += scale·dS·K
+				blas.Sgemm(false, false, tq, dh, tk, scale, dp, tk, k.T.Data[ko:], ldk, 1, dq[qo:], ldq)
+			}
+			if dk != nil { // dK += scale·dSᵀ·Q
+				blas.Sgemm(true, false, tk, dh, tq, scale, dp, tk, q.T.Data[qo:], ldq, 1, dk[ko:], ldk)
+			}
+		}
+	})
+}
+
+// softmaxBackwardRows replaces dp by P ⊙ (dp - Σ_j dp_j P_j), row by row.
+func softmaxBackwardRows(dp, p []float32, rows, cols int) {
+	for i := 0; i < rows; i++ {
+		dr, pr := dp[i*cols:(i+1)*cols], p[i*cols:(i+1)*cols]
+		var dot float64
+		for j, pv := range pr {
+			dot += float64(dr[j]) * float64(pv)
+		}
+		fd := float32(dot)
+		for j, pv := range pr {
+			dr[j] = pv * (dr[j] - fd)
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/strata-nmt/strata/engine/blas"
+)
+
+// Linear computes y = x·Wᵀ + b for x of shape (..., in), W of shape
+// (out, in) and b of shape (out) or nil. The bias is added inside the GEMM by
+// pre-filling y with it and using beta = 1.
+func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
+	in, out := x.Cols(), w.Dim(0)
+	if w.Cols() != in || (b != nil && b.Size() != out) {
+		panic(fmt.Sprintf("engine.Linear: x %v, W %v, b %v", x.Shape(), w.Shape(), shapeOf(b)))
+	}
+	n := x.Rows()
+	shape := append(append(make([]int, 0, MaxDims), x.Shape()[:x.ndim-1]...), out)
+	y := g.newTensor([]*Tensor{x, w, b}, shape...)
+	beta := float32(0)
+	if b != nil {
+		g.parallel(n, out, func(_, lo, hi int) {
+			for r := lo; r < hi; r++ {
+				copy(y.Data[r*out:(r+1)*out], b.Data)
+			}
+		})
+		beta = 1
+	}
+	blas.Sgemm(false, true, n, out, in, 1, x.Data, in, w.Data, in, beta, y.Data, out)
+	g.push(y, func() {
+		dy := y.Grad
+		if dy == nil {
+			return
+		}
+		if x.needGrad {
+			blas.Sgemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)
+		}
+		if w.needGrad {
+			blas.Sgemm(true, false, out, in, n, 1, dy, out, x.Data, in, 1, g.grad(w), in)
+		}
+		if b != nil && b.needGrad {
+			g.sumColumns(g.grad(b), n, out, func(r int, acc []float32) {
+				axpy(acc, dy[r*out:(r+1)*out], 1)
+			})
+		}
+	})
+	return y
+}
+
+func shapeOf(t *Tensor) []int {
+	if t == nil {
+		return nil
+	}
+	return t.Shape()
+}
+
+// MatMul computes op(a)·op(b) for 2-D tensors, op = transpose when ta/tb.
+func (g *Graph) MatMul(a, b *Tensor, ta, tb bool) *Tensor {
+	if a.ndim != 2 || b.ndim != 2 {
+		panic(fmt.Sprintf("engine.MatMul: need matrices, got %v and %v", a.Shape(), b.Shape()))
+	}
+	m, k := a.shape[0], a.shape[1]
+	if ta {
+		m, k = k, m
+	}
+	k2, n := b.shape[0], b.shape[1]
+	if tb {
+		k2, n = n, k2
+	}
+	if k != k2 {
+		panic(fmt.Sprintf("engine.MatMul: inner dimensions %d and %d differ", k, k2))
+	}
+	lda, ldb := a.shape[1], b.shape[1]
+	y := g.newTensor([]*Tensor{a, b}, m, n)
+	blas.Sgemm(ta, tb, m, n, k, 1, a.Data, lda, b.Data, ldb, 0, y.Data, n)
+	g.push(y, func() {
+		dy := y.Grad
+		if dy == nil {
+			return
+		}
+		if a.needGrad { // dA = dY·op(B)ᵀ (or its transpose)
+			if ta {
+				blas.Sgemm(tb, true, k, m, n, 1, b.Data, ldb, dy, n, 1, g.grad(a), lda)
+			} else {
+				blas.Sgemm(false, !tb, m, k, n, 1, dy, n, b.Data, ldb, 1, g.grad(a), lda)
+			}
+		}
+		if b.needGrad { // dB = op(A)ᵀ·dY (or its transpose)
+			if tb {
+				blas.Sgemm(true, ta, n, k, m, 1, dy, n, a.Data, lda, 1, g.grad(b), ldb)
+			} else {
+				blas.Sgemm(!ta, false, k, n, m, 1, a.Data, lda, dy, n, 1, g.grad(b), ldb)
+			}
+		}
+	})
+	return y
+}

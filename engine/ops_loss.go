@@ -1,0 +1,175 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+)
+
+// CEResult is the output of LabelSmoothedCE.
+type CEResult struct {
+	// Loss is the label-smoothed loss summed over non-pad tokens (a
+	// one-element tensor to call Backward on).
+	Loss *Tensor
+	// NLL is the summed negative log-likelihood of the targets (nats), the
+	// number perplexity is computed from.
+	NLL float64
+	// Tokens is the number of non-pad targets.
+	Tokens int
+}
+
+// LabelSmoothedCE fuses log-softmax over logits (N×V) with fairseq's
+// label-smoothed cross-entropy: for each non-pad target t,
+//
+//	loss = (1-ε-ε')·(-log p_t) + ε'·Σ_j(-log p_j),  ε' = ε/(V-1)
+//
+// i.e. ε/(V-1) on every wrong class and 1-ε on the right one. Rows whose
+// target is pad contribute nothing. The gradient with respect to the logits
+// is p_j - q_j with q the smoothed target distribution; it is written during
+// the forward pass (the softmax is at hand then) and applied on backward.
+func (g *Graph) LabelSmoothedCE(logits *Tensor, targets []int32, eps float32, pad int32) CEResult {
+	n, v := logits.Rows(), logits.Cols()
+	if len(targets) != n {
+		panic(fmt.Sprintf("engine.LabelSmoothedCE: %d targets for %d rows", len(targets), n))
+	}
+	epsI := float64(eps) / float64(v-1)
+	loss := g.newTensor([]*Tensor{logits}, 1)
+	var dlogits []float32
+	if loss.needGrad {
+		dlogits = g.arena.get(n * v)
+	}
+	c := g.chunks(n, v)
+	part := make([]float64, 2*c) // per chunk: loss, nll (small; fixed order)
+	g.parallel(n, v, func(ch, lo, hi int) {
+		var l, nl float64
+		for r := lo; r < hi; r++ {
+			t := targets[r]
+			var dr []float32
+			if dlogits != nil {
+				dr = dlogits[r*v : (r+1)*v]
+			}
+			if t == pad {
+				clear(dr)
+				continue
+			}
+			if t < 0 || int(t) >= v {
+				panic(fmt.Sprintf("engine.LabelSmoothedCE: target %d outside vocabulary of %d", t, v))
+			}
+			rl, rn := smoothedRow(logits.Data[r*v:(r+1)*v], int(t), float64(eps), epsI, dr)
+			l += rl
+			nl += rn
+		}
+		part[2*ch], part[2*ch+1] = l, nl
+	})
+	var total, nll float64
+	for ch := 0; ch < c; ch++ {
+		total += part[2*ch]
+		nll += part[2*ch+1]
+	}
+	loss.Data[0] = float32(total)
+	tokens := 0
+	for _, t := range targets {
+		if t != pad {
+			tokens++
+		}
+	}
+	g.push(loss, func() {
+		if loss.Grad == nil || !logits.needGrad {
+			return
+		}
+		axpy(g.grad(logits), dlogits, loss.Grad[0])
+	})
+	return CEResult{Loss: loss, NLL: nll, Tokens: tokens}
+}
+
+// smoothedRow computes one row's loss and NLL and, when dr is non-nil, the
+// gradient p - q into dr.
+func smoothedRow(z []float32, t int, eps, epsI float64, dr []float32) (loss, nll float64) {
+	mx := z[0]
+	for _, x := range z {
+		if x > mx {
+			mx = x
+		}
+	}
+	var sum, sumZ float64
+	for _, x := range z {
+		sum += math.Exp(float64(x - mx))
+		sumZ += float64(x)
+	}
+	lse := float64(mx) + math.Log(sum)
+	nll = lse - float64(z[t])
+	// Σ_j -log p_j = V·lse - Σ_j z_j
+	smooth := float64(len(z))*lse - sumZ
+	loss = (1-eps-epsI)*nll + epsI*smooth
+	if dr != nil {
+		for j, x := range z {
+			dr[j] = float32(math.Exp(float64(x)-lse) - epsI)
+		}
+		dr[t] -= float32(1 - eps - epsI)
+	}
+	return loss, nll
+}
+
+// LogSoftmax returns row-wise log-probabilities (used by decoding; it records
+// a backward pass too, for scoring with gradients).
+func (g *Graph) LogSoftmax(x *Tensor) *Tensor {
+	n, v := x.Rows(), x.Cols()
+	y := g.newTensor([]*Tensor{x}, x.Shape()...)
+	g.parallel(n, v, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			xs, ys := x.Data[r*v:(r+1)*v], y.Data[r*v:(r+1)*v]
+			mx := xs[0]
+			for _, a := range xs {
+				if a > mx {
+					mx = a
+				}
+			}
+			var sum float64
+			for _, a := range xs {
+				sum += math.Exp(float64(a - mx))
+			}
+			lse := mx + float32(math.Log(sum))
+			for j, a := range xs {
+				ys[j] = a - lse
+			}
+		}
+	})
+	g.push(y, func() {
+		if y.Grad == nil || !x.needGrad {
+			return
+		}
+		dx := g.grad(x)
+		g.parallel(n, v, func(_, lo, hi int) {
+			for r := lo; r < hi; r++ {
+				ys, dy, dxs := y.Data[r*v:(r+1)*v], y.Grad[r*v:(r+1)*v], dx[r*v:(r+1)*v]
+				var s float64
+				for _, d := range dy {
+					s += float64(d)
+				}
+				for j := range dxs {
+					dxs[j] += dy[j] - float32(math.Exp(float64(ys[j])))*float32(s)
+				}
+			}
+		})
+	})
+	return y
+}
+
+// Softmax is the row-wise softmax (transparent-attention weights, gates).
+func (g *Graph) Softmax(x *Tensor) *Tensor {
+	n, v := x.Rows(), x.Cols()
+	y := g.newTensor([]*Tensor{x}, x.Shape()...)
+	copy(y.Data, x.Data)
+	g.parallel(n, v, func(_, lo, hi int) {
+		maskedSoftmax(y.Data[lo*v:hi*v], hi-lo, v, nil, 0, false)
+	})
+	g.push(y, func() {
+		if y.Grad == nil || !x.needGrad {
+			return
+		}
+		tmp := g.arena.get(n * v)
+		copy(tmp, y.Grad)
+		softmaxBackwardRows(tmp, y.Data, n, v)
+		axpy(g.grad(x), tmp, 1)
+	})
+	return y
+}

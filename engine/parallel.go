@@ -1,0 +1,75 @@
+package engine
+
+import "sync"
+
+// minWork is roughly the number of float operations below which splitting a
+// kernel over goroutines costs more than it saves.
+const minWork = 1 << 15
+
+// chunks returns how many pieces n rows of rowWork operations are split into:
+// a function only of (n, rowWork, threads), so results are deterministic for a
+// fixed thread count.
+func (g *Graph) chunks(n, rowWork int) int {
+	c := g.threads
+	if c > n {
+		c = n
+	}
+	if n*rowWork < minWork {
+		c = 1
+	}
+	if c < 1 {
+		c = 1
+	}
+	return c
+}
+
+// parallel runs fn over [0,n) in contiguous chunks, one goroutine each.
+// fn receives the chunk index too, for per-chunk partial sums.
+func (g *Graph) parallel(n, rowWork int, fn func(chunk, lo, hi int)) {
+	c := g.chunks(n, rowWork)
+	if c == 1 {
+		fn(0, 0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Add(c - 1)
+	for i := 1; i < c; i++ {
+		lo, hi := i*n/c, (i+1)*n/c
+		go func(i, lo, hi int) {
+			fn(i, lo, hi)
+			wg.Done()
+		}(i, lo, hi)
+	}
+	fn(0, 0, n/c)
+	wg.Wait()
+}
+
+// sumColumns adds the column sums of the n×d matrix src (rows [lo,hi) at a
+// time, in parallel chunks) into dst, with a fixed summation order.
+func (g *Graph) sumColumns(dst []float32, n, d int, rowFn func(row int, acc []float32)) {
+	c := g.chunks(n, d)
+	if c == 1 {
+		for r := 0; r < n; r++ {
+			rowFn(r, dst)
+		}
+		return
+	}
+	partial := g.arena.zeros(c * d)
+	g.parallel(n, d, func(ch, lo, hi int) {
+		acc := partial[ch*d : (ch+1)*d]
+		for r := lo; r < hi; r++ {
+			rowFn(r, acc)
+		}
+	})
+	for ch := 0; ch < c; ch++ {
+		axpy(dst, partial[ch*d:(ch+1)*d], 1)
+	}
+}
+
+// axpy: dst += a·x.
+func axpy(dst, x []float32, a float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] += a * x[i]
+	}
+}

@@ -1,0 +1,114 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+)
+
+// Params is an ordered, named set of trainable tensors. Names follow
+// fairseq's state-dict style ("encoder.layers.3.self_attn.q_proj.weight") so
+// that checkpoints read naturally and per-layer statistics can be grouped by
+// prefix.
+type Params struct {
+	list   []*Tensor
+	byName map[string]*Tensor
+}
+
+// NewParams returns an empty set.
+func NewParams() *Params { return &Params{byName: map[string]*Tensor{}} }
+
+// New creates, registers and returns a zero parameter of the given shape.
+func (p *Params) New(name string, shape ...int) *Tensor {
+	if _, dup := p.byName[name]; dup {
+		panic(fmt.Sprintf("engine: parameter %q registered twice", name))
+	}
+	t := NewTensor(shape...)
+	t.Name = name
+	t.SetRequiresGrad(true)
+	p.list = append(p.list, t)
+	p.byName[name] = t
+	return t
+}
+
+// List returns the parameters in registration order.
+func (p *Params) List() []*Tensor { return p.list }
+
+// Get returns the named parameter or nil.
+func (p *Params) Get(name string) *Tensor { return p.byName[name] }
+
+// Names returns the sorted parameter names.
+func (p *Params) Names() []string {
+	names := make([]string, 0, len(p.list))
+	for _, t := range p.list {
+		names = append(names, t.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Count is the total number of scalars.
+func (p *Params) Count() int {
+	n := 0
+	for _, t := range p.list {
+		n += t.Size()
+	}
+	return n
+}
+
+// ZeroGrad clears every gradient.
+func (p *Params) ZeroGrad() {
+	for _, t := range p.list {
+		t.ZeroGrad()
+	}
+}
+
+// GradNorm returns the global L2 norm of the gradients (float64 sums).
+func (p *Params) GradNorm() float64 {
+	var s float64
+	for _, t := range p.list {
+		for _, g := range t.Grad {
+			s += float64(g) * float64(g)
+		}
+	}
+	return math.Sqrt(s)
+}
+
+// RNG is the generator initialisers draw from (PCG, seeded, reproducible
+// across platforms).
+type RNG = rand.Rand
+
+// NewRNG returns a seeded generator.
+func NewRNG(seed uint64) *RNG { return rand.New(rand.NewPCG(seed, 0x5eed)) }
+
+// XavierUniform fills t (fan_out×fan_in, PyTorch's convention for a linear
+// weight) from U(-a, a), a = gain·sqrt(6/(fan_in+fan_out)).
+func XavierUniform(t *Tensor, gain float64, r *RNG) {
+	fanOut, fanIn := t.Dim(0), t.Size()/t.Dim(0)
+	a := gain * math.Sqrt(6/float64(fanIn+fanOut))
+	for i := range t.Data {
+		t.Data[i] = float32((r.Float64()*2 - 1) * a)
+	}
+}
+
+// Normal fills t from N(0, std²) (embeddings use std = d^-0.5).
+func Normal(t *Tensor, std float64, r *RNG) {
+	for i := range t.Data {
+		t.Data[i] = float32(r.NormFloat64() * std)
+	}
+}
+
+// Uniform fills t from U(lo, hi).
+func Uniform(t *Tensor, lo, hi float64, r *RNG) {
+	for i := range t.Data {
+		t.Data[i] = float32(lo + r.Float64()*(hi-lo))
+	}
+}
+
+// Fill sets every element (zeros and ones initialisers).
+func Fill(t *Tensor, v float32) {
+	for i := range t.Data {
+		t.Data[i] = v
+	}
+}

@@ -1,0 +1,187 @@
+package engine
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+	"math"
+)
+
+// Tensor file format (version 1), little-endian:
+//
+//	magic   "STRATA\x00T"                      8 bytes
+//	version uint32                             currently 1
+//	hlen    uint32                             length of the JSON header
+//	header  JSON: {"meta": <any>, "tensors": [{"name","shape"}...]}
+//	data    float32 values of each tensor, in header order
+//	crc     uint32 CRC-32C of everything above
+//
+// The JSON header carries the caller's metadata (model configuration,
+// optimiser step, data position ...) so that one file is self-describing;
+// the checksum makes truncation or corruption a clear error instead of a
+// silently broken model.
+const (
+	fileMagic   = "STRATA\x00T"
+	fileVersion = 1
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// TensorEntry names one tensor in a file.
+type TensorEntry struct {
+	Name  string `json:"name"`
+	Shape []int  `json:"shape"`
+}
+
+type fileHeader struct {
+	Meta    json.RawMessage `json:"meta"`
+	Tensors []TensorEntry   `json:"tensors"`
+}
+
+// WriteTensors writes meta (any JSON-encodable value) and the tensors.
+func WriteTensors(w io.Writer, meta any, tensors []*Tensor) error {
+	m, err := json.Marshal(meta)
+	if err != nil {
+		return fmt.Errorf("encode metadata: %w", err)
+	}
+	h := fileHeader{Meta: m}
+	for _, t := range tensors {
+		h.Tensors = append(h.Tensors, TensorEntry{Name: t.Name, Shape: append([]int(nil), t.Shape()...)})
+	}
+	hb, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	crc := crc32.New(castagnoli)
+	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<20)
+	bw.WriteString(fileMagic)
+	binary.Write(bw, binary.LittleEndian, uint32(fileVersion))
+	binary.Write(bw, binary.LittleEndian, uint32(len(hb)))
+	bw.Write(hb)
+	buf := make([]byte, 4*4096)
+	for _, t := range tensors {
+		for i := 0; i < len(t.Data); i += 4096 {
+			chunk := t.Data[i:min(i+4096, len(t.Data))]
+			for j, v := range chunk {
+				binary.LittleEndian.PutUint32(buf[4*j:], math.Float32bits(v))
+			}
+			bw.Write(buf[:4*len(chunk)])
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return binary.Write(w, binary.LittleEndian, crc.Sum32())
+}
+
+// ErrNotTensorFile is returned for files that do not start with the magic.
+var ErrNotTensorFile = errors.New("not a strata tensor file (bad magic)")
+
+// ReadTensors reads a file written by WriteTensors, verifying its checksum.
+// meta receives the JSON metadata (pass nil to skip it).
+func ReadTensors(r io.Reader, meta any) ([]*Tensor, error) {
+	raw := bufio.NewReaderSize(r, 1<<20)
+	br := &hashingReader{r: raw, h: crc32.New(castagnoli)}
+	h, err := readHeader(br)
+	if err != nil {
+		return nil, err
+	}
+	if meta != nil && len(h.Meta) > 0 {
+		if err := json.Unmarshal(h.Meta, meta); err != nil {
+			return nil, fmt.Errorf("decode metadata: %w", err)
+		}
+	}
+	out := make([]*Tensor, 0, len(h.Tensors))
+	for _, e := range h.Tensors {
+		t, err := readTensor(br, e)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	want := br.h.Sum32()
+	var got uint32
+	if err := binary.Read(raw, binary.LittleEndian, &got); err != nil {
+		return nil, truncated(fmt.Errorf("reading checksum: %w", err))
+	}
+	if got != want {
+		return nil, fmt.Errorf("corrupt tensor file: checksum %08x, computed %08x", got, want)
+	}
+	return out, nil
+}
+
+// hashingReader hashes exactly the bytes its callers consume.
+type hashingReader struct {
+	r io.Reader
+	h hash.Hash32
+}
+
+func (hr *hashingReader) Read(p []byte) (int, error) {
+	n, err := hr.r.Read(p)
+	hr.h.Write(p[:n])
+	return n, err
+}
+
+func readHeader(br io.Reader) (fileHeader, error) {
+	var h fileHeader
+	magic := make([]byte, len(fileMagic))
+	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != fileMagic {
+		return h, ErrNotTensorFile
+	}
+	var ver, hlen uint32
+	if err := binary.Read(br, binary.LittleEndian, &ver); err != nil {
+		return h, truncated(err)
+	}
+	if ver != fileVersion {
+		return h, fmt.Errorf("tensor file version %d, this strata reads version %d", ver, fileVersion)
+	}
+	if err := binary.Read(br, binary.LittleEndian, &hlen); err != nil {
+		return h, truncated(err)
+	}
+	if hlen > 1<<28 {
+		return h, fmt.Errorf("corrupt tensor file: header length %d", hlen)
+	}
+	hb := make([]byte, hlen)
+	if _, err := io.ReadFull(br, hb); err != nil {
+		return h, truncated(err)
+	}
+	if err := json.Unmarshal(hb, &h); err != nil {
+		return h, fmt.Errorf("corrupt tensor file header: %w", err)
+	}
+	return h, nil
+}
+
+func readTensor(br io.Reader, e TensorEntry) (*Tensor, error) {
+	if len(e.Shape) == 0 || len(e.Shape) > MaxDims {
+		return nil, fmt.Errorf("corrupt tensor file: %s has shape %v", e.Name, e.Shape)
+	}
+	n := 1
+	for _, s := range e.Shape {
+		if s < 0 || s > 1<<31 {
+			return nil, fmt.Errorf("corrupt tensor file: %s has shape %v", e.Name, e.Shape)
+		}
+		n *= s
+	}
+	t := NewTensor(e.Shape...)
+	t.Name = e.Name
+	buf := make([]byte, 4*4096)
+	for i := 0; i < n; i += 4096 {
+		k := min(4096, n-i)
+		if _, err := io.ReadFull(br, buf[:4*k]); err != nil {
+			return nil, truncated(fmt.Errorf("reading %s: %w", e.Name, err))
+		}
+		for j := 0; j < k; j++ {
+			t.Data[i+j] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*j:]))
+		}
+	}
+	return t, nil
+}
+
+func truncated(err error) error {
+	return fmt.Errorf("truncated tensor file: %w", err)
+}
