@@ -13,7 +13,7 @@ import (
 // With h = 1e-2 on inputs of order 1 and outputs projected onto a random
 // direction r (f = Σ r·y, summed in float64), that error is ~1e-4 of the
 // gradient scale, while the truncation error of central differences is
-// O(h²·f''') ≈ 1e-4. We therefore accept |analytic - numeric| ≤ 2e-3 +
+// O(h²·f”') ≈ 1e-4. We therefore accept |analytic - numeric| ≤ 2e-3 +
 // 2e-2·|numeric|, tight enough that a wrong sign, a missing term or a wrong
 // scale (all ≥ 10% errors) fails.
 const (

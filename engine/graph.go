@@ -13,9 +13,9 @@ type Graph struct {
 	// DropoutOn enables dropout ops (training mode); off for inference and for
 	// gradient checks.
 	DropoutOn bool
-	tape    []func()
-	arena   *arena
-	headers tensorPool
+	tape      []func()
+	arena     *arena
+	headers   tensorPool
 	// dropout RNG: seed plus a counter advanced by every dropout op, so a
 	// step's masks depend only on (seed, step, op order).
 	seed    uint64
