@@ -30,13 +30,13 @@ type Options struct {
 
 // LearnStats describes a learning run.
 type LearnStats struct {
-	Words, Lines          int64 // distinct words and lines counted
-	CharsSeen, Alphabet   int   // distinct characters, and those kept
-	UncoveredOccurrences  int64 // character occurrences left to byte fallback
-	Merges                int
-	StoppedEarly          bool // the best pair fell under MinFrequency
-	LastFrequency         int64
-	Duration              time.Duration
+	Words, Lines         int64 // distinct words and lines counted
+	CharsSeen, Alphabet  int   // distinct characters, and those kept
+	UncoveredOccurrences int64 // character occurrences left to byte fallback
+	Merges               int
+	StoppedEarly         bool // the best pair fell under MinFrequency
+	LastFrequency        int64
+	Duration             time.Duration
 }
 
 // learner holds the merge state: words as symbol sequences, pair counts, an
@@ -146,4 +146,3 @@ func chooseAlphabet(wc *WordCounts, coverage float64) (alphabet []string, uncove
 	}
 	return alphabet, uncovered, len(all)
 }
-

@@ -35,11 +35,11 @@ type Model struct {
 	merges        [][2]int32 // piece indices of the left and right part
 	maxPieceRunes int
 
-	pieces []string          // derived: text of every piece
-	charID map[rune]int32    // derived: alphabet rune -> piece index
-	ascii  [128]int32        // derived: fast path of charID for ASCII
-	ranks  map[uint64]int32  // derived: pair -> merge rank
-	byText map[string]int32  // derived: piece text -> index (not bytes)
+	pieces []string         // derived: text of every piece
+	charID map[rune]int32   // derived: alphabet rune -> piece index
+	ascii  [128]int32       // derived: fast path of charID for ASCII
+	ranks  map[uint64]int32 // derived: pair -> merge rank
+	byText map[string]int32 // derived: piece text -> index (not bytes)
 }
 
 type modelFile struct {
