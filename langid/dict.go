@@ -53,7 +53,6 @@ func hashBytes(s []byte) uint32 {
 	return h
 }
 
-
 // pushHash appends the input row of hash bucket id, honouring pruning
 // (Dictionary::pushHash).
 func (d *dictionary) pushHash(ids []int32, id int32) []int32 {
