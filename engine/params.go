@@ -112,3 +112,24 @@ func Fill(t *Tensor, v float32) {
 		t.Data[i] = v
 	}
 }
+
+// Adopt registers a parameter that is a view of part of a larger tensor:
+// elements [off, off+size) of whole's data and gradient. Models use it to
+// name fused projections the way checkpoints expect (q_proj, k_proj, v_proj)
+// while computing them with one GEMM.
+func (p *Params) Adopt(name string, whole *Tensor, off int, shape ...int) *Tensor {
+	if _, dup := p.byName[name]; dup {
+		panic(fmt.Sprintf("engine: parameter %q registered twice", name))
+	}
+	n := 1
+	for _, s := range shape {
+		n *= s
+	}
+	t := FromData(whole.Data[off:off+n:off+n], shape...)
+	t.Name = name
+	t.needGrad = true
+	t.Grad = whole.Grad[off : off+n : off+n]
+	p.list = append(p.list, t)
+	p.byName[name] = t
+	return t
+}

@@ -1,0 +1,81 @@
+package model
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/strata-nmt/strata/engine"
+	"github.com/strata-nmt/strata/internal/atomicfile"
+)
+
+// fileMeta is the JSON header of a model file (see engine's tensor file
+// format): the architecture plus anything the caller adds.
+type fileMeta struct {
+	Kind   string         `json:"kind"`
+	Config Config         `json:"config"`
+	Extra  map[string]any `json:"extra,omitempty"`
+}
+
+const modelKind = "strata-model"
+
+// Save writes the model (config and parameters) atomically.
+func Save(path string, m Model, extra map[string]any) error {
+	return atomicfile.WriteWith(path, func(w io.Writer) error {
+		return WriteTo(w, m, extra)
+	})
+}
+
+// WriteTo writes the model to w.
+func WriteTo(w io.Writer, m Model, extra map[string]any) error {
+	return engine.WriteTensors(w, fileMeta{Kind: modelKind, Config: m.Config(), Extra: extra}, m.Params().List())
+}
+
+// Load reads a model file written by Save.
+func Load(path string) (Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var meta fileMeta
+	ts, err := engine.ReadTensors(f, &meta)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if meta.Kind != modelKind {
+		return nil, fmt.Errorf("%s: not a strata model (kind %q)", path, meta.Kind)
+	}
+	m, err := New(meta.Config, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := SetParams(m, ts); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// SetParams copies tensors into the model's parameters by name; every
+// parameter must be present with the same shape.
+func SetParams(m Model, ts []*engine.Tensor) error {
+	byName := map[string]*engine.Tensor{}
+	for _, t := range ts {
+		byName[t.Name] = t
+	}
+	for _, p := range m.Params().List() {
+		t, ok := byName[p.Name]
+		if !ok {
+			return fmt.Errorf("parameter %s missing (file is from another architecture?)", p.Name)
+		}
+		if fmt.Sprint(t.Shape()) != fmt.Sprint(p.Shape()) {
+			return fmt.Errorf("parameter %s has shape %v in the file, model expects %v", p.Name, t.Shape(), p.Shape())
+		}
+		copy(p.Data, t.Data)
+		delete(byName, p.Name)
+	}
+	for name := range byName {
+		return fmt.Errorf("file has parameter %s that this model lacks (another architecture?)", name)
+	}
+	return nil
+}

@@ -1,0 +1,270 @@
+package model
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/strata-nmt/strata/engine"
+)
+
+// Model is what the trainer, the decoder and the analyses need from any
+// architecture.
+type Model interface {
+	Config() Config
+	Params() *engine.Params
+	// Encode runs the encoder over src (B×S ids, right-padded with PadID).
+	Encode(g *engine.Graph, src []int32, b, s int, opt Collect) *EncoderOut
+	// Decode runs the decoder over tgtIn (B×T ids, teacher forcing) and
+	// returns logits (B·T × TgtVocab).
+	Decode(g *engine.Graph, enc *EncoderOut, tgtIn []int32, t int, opt Collect) *DecoderOut
+}
+
+// Collect asks a forward pass to keep per-layer tensors for analysis; the
+// training path is the same with or without it.
+type Collect struct {
+	States    bool // hidden state after every layer
+	Attention bool // attention probabilities of every layer
+}
+
+// EncoderOut is the encoder's result.
+type EncoderOut struct {
+	B, S int
+	// Out is the top of the encoder (B·S × D).
+	Out *engine.Tensor
+	// Memories[i] is what decoder layer i attends to: Out for every layer in
+	// the standard model, encoder block i in MSC, a learned layer mix in
+	// transparent attention.
+	Memories []*engine.Tensor
+	// Context[i] is MSC's context state for decoder layer i (nil otherwise).
+	Context []*engine.Tensor
+	KeyPad  []bool // B×S, true at padding
+	// Embedded is the scaled, positioned source embedding (layer 0).
+	Embedded  *engine.Tensor
+	States    []*engine.Tensor // per layer, when collected
+	Attention []*engine.Tensor // per layer B×H×S×S, when collected
+}
+
+// DecoderOut is the decoder's result.
+type DecoderOut struct {
+	Logits        *engine.Tensor
+	States        []*engine.Tensor
+	SelfAttention []*engine.Tensor
+	CrossAttn     []*engine.Tensor
+}
+
+// Transformer is the standard encoder-decoder (Vaswani et al. 2017) with
+// configurable LayerNorm placement.
+type Transformer struct {
+	cfg    Config
+	params *engine.Params
+	Emb    Embeddings
+	Enc    []EncoderLayer
+	Dec    []DecoderLayer
+	EncLN  LayerNorm // final norms of pre / swap-pre stacks
+	DecLN  LayerNorm
+}
+
+// Embeddings holds the (possibly shared) embedding matrices.
+type Embeddings struct {
+	Src, Tgt, Out *engine.Tensor
+	Scale         float32
+}
+
+// EncoderLayer is self-attention then FFN, each in a Sublayer.
+type EncoderLayer struct {
+	Attn       SelfAttention
+	FFN        FFN
+	AttnSub    Sublayer
+	FFNSub     Sublayer
+}
+
+// DecoderLayer is masked self-attention, encoder attention, FFN.
+type DecoderLayer struct {
+	Self             SelfAttention
+	Cross            CrossAttention
+	FFN              FFN
+	SelfSub, CrossSub, FFNSub Sublayer
+}
+
+// New builds a model for cfg with parameters initialised from seed.
+func New(cfg Config, seed uint64) (Model, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if ctor, ok := architectures[cfg.Arch]; ok {
+		return ctor(cfg, seed)
+	}
+	return nil, fmt.Errorf("model: unknown arch %q", cfg.Arch)
+}
+
+// architectures maps Config.Arch to a constructor; deep architectures
+// register themselves from their own files.
+var architectures = map[string]func(Config, uint64) (Model, error){
+	"transformer": func(c Config, seed uint64) (Model, error) { return NewTransformer(c, seed), nil },
+}
+
+// NewTransformer builds the standard model (cfg must be valid).
+func NewTransformer(cfg Config, seed uint64) *Transformer {
+	b := &builder{params: engine.NewParams(), rng: engine.NewRNG(seed), cfg: &cfg}
+	m := &Transformer{cfg: cfg, params: b.params}
+	m.Emb = newEmbeddings(b)
+	for i := 0; i < cfg.EncoderLayers; i++ {
+		m.Enc = append(m.Enc, newEncoderLayer(b, fmt.Sprintf("encoder.layers.%d", i), i+1 != cfg.NoResidualLayer))
+	}
+	for i := 0; i < cfg.DecoderLayers; i++ {
+		m.Dec = append(m.Dec, newDecoderLayer(b, fmt.Sprintf("decoder.layers.%d", i)))
+	}
+	if cfg.FinalNorm && cfg.EncoderNorm != NormPost {
+		m.EncLN = b.layerNorm("encoder.layer_norm", cfg.DModel)
+	}
+	if cfg.FinalNorm && cfg.DecoderNorm != NormPost {
+		m.DecLN = b.layerNorm("decoder.layer_norm", cfg.DModel)
+	}
+	return m
+}
+
+func newEmbeddings(b *builder) Embeddings {
+	c := b.cfg
+	e := Embeddings{Scale: float32(math.Sqrt(float64(c.DModel)))}
+	e.Src = b.embedding("encoder.embed_tokens.weight", c.SrcVocab, c.DModel, c.PadID)
+	switch {
+	case c.ShareAllEmbeddings:
+		e.Tgt, e.Out = e.Src, e.Src
+	case c.ShareDecoderInputOutput:
+		e.Tgt = b.embedding("decoder.embed_tokens.weight", c.TgtVocab, c.DModel, c.PadID)
+		e.Out = e.Tgt
+	default:
+		e.Tgt = b.embedding("decoder.embed_tokens.weight", c.TgtVocab, c.DModel, c.PadID)
+		e.Out = b.embedding("decoder.output_projection.weight", c.TgtVocab, c.DModel, c.PadID)
+	}
+	return e
+}
+
+func newEncoderLayer(b *builder, p string, residual bool) EncoderLayer {
+	n := b.cfg.EncoderNorm
+	return EncoderLayer{
+		Attn:    newSelfAttention(b, p+".self_attn"),
+		FFN:     newFFN(b, p),
+		AttnSub: newSublayer(b, p+".self_attn_layer_norm", n, residual),
+		FFNSub:  newSublayer(b, p+".final_layer_norm", n, true),
+	}
+}
+
+func newDecoderLayer(b *builder, p string) DecoderLayer {
+	n := b.cfg.DecoderNorm
+	return DecoderLayer{
+		Self:     newSelfAttention(b, p+".self_attn"),
+		Cross:    newCrossAttention(b, p+".encoder_attn"),
+		FFN:      newFFN(b, p),
+		SelfSub:  newSublayer(b, p+".self_attn_layer_norm", n, true),
+		CrossSub: newSublayer(b, p+".encoder_attn_layer_norm", n, true),
+		FFNSub:   newSublayer(b, p+".final_layer_norm", n, true),
+	}
+}
+
+// Config returns the model's configuration.
+func (m *Transformer) Config() Config { return m.cfg }
+
+// Params returns the trainable parameters.
+func (m *Transformer) Params() *engine.Params { return m.params }
+
+// PadMask returns the B×S padding mask of an id matrix.
+func PadMask(g *engine.Graph, ids []int32, pad int) []bool {
+	mask := make([]bool, len(ids))
+	for i, id := range ids {
+		mask[i] = id == int32(pad)
+	}
+	return mask
+}
+
+// embed is Drop(scale·E[ids] + positions); start offsets positions for
+// incremental decoding.
+func (m *Transformer) embed(g *engine.Graph, w *engine.Tensor, ids []int32, t, start int) *engine.Tensor {
+	x := g.AddPositions(g.Embed(w, ids, m.Emb.Scale), ids, t, m.cfg.PadID, start)
+	return g.Dropout(x, m.cfg.Dropout)
+}
+
+// Forward runs the layer on x (B·S×D).
+func (l EncoderLayer) Forward(g *engine.Graph, x *engine.Tensor, b, s int, pad []bool) (*engine.Tensor, *engine.Tensor) {
+	var probs *engine.Tensor
+	x = l.AttnSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+		var out *engine.Tensor
+		out, probs = l.Attn.Apply(g, h, b, s, pad, false)
+		return out
+	})
+	x = l.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) })
+	return x, probs
+}
+
+// Encode implements Model.
+func (m *Transformer) Encode(g *engine.Graph, src []int32, b, s int, opt Collect) *EncoderOut {
+	out := &EncoderOut{B: b, S: s, KeyPad: PadMask(g, src, m.cfg.PadID)}
+	x := m.embed(g, m.Emb.Src, src, s, 0)
+	out.Embedded = x
+	for _, l := range m.Enc {
+		var p *engine.Tensor
+		x, p = l.Forward(g, x, b, s, out.KeyPad)
+		collect(out, x, p, opt)
+	}
+	if m.cfg.FinalNorm && m.cfg.EncoderNorm != NormPost {
+		x = m.EncLN.Apply(g, x)
+	}
+	out.Out = x
+	out.Memories = make([]*engine.Tensor, len(m.Dec))
+	for i := range out.Memories {
+		out.Memories[i] = x
+	}
+	return out
+}
+
+func collect(out *EncoderOut, x, p *engine.Tensor, opt Collect) {
+	if opt.States {
+		out.States = append(out.States, x)
+	}
+	if opt.Attention {
+		out.Attention = append(out.Attention, p)
+	}
+}
+
+// Forward runs the decoder layer with teacher forcing over t steps.
+func (l DecoderLayer) Forward(g *engine.Graph, x, mem *engine.Tensor, b, t, s int, memPad []bool) (y, selfP, crossP *engine.Tensor) {
+	x = l.SelfSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+		var o *engine.Tensor
+		o, selfP = l.Self.Apply(g, h, b, t, nil, true)
+		return o
+	})
+	kv := l.Cross.Memory(g, mem)
+	x = l.CrossSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+		var o *engine.Tensor
+		o, crossP = l.Cross.Apply(g, h, kv, b, t, s, memPad)
+		return o
+	})
+	y = l.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) })
+	return y, selfP, crossP
+}
+
+// Decode implements Model. Target padding needs no mask: padded positions
+// come after every real token (right padding), so the causal mask already
+// hides them from real queries, and their own outputs are ignored by the
+// loss.
+func (m *Transformer) Decode(g *engine.Graph, enc *EncoderOut, tgtIn []int32, t int, opt Collect) *DecoderOut {
+	b := enc.B
+	x := m.embed(g, m.Emb.Tgt, tgtIn, t, 0)
+	out := &DecoderOut{}
+	for i, l := range m.Dec {
+		var sp, cp *engine.Tensor
+		x, sp, cp = l.Forward(g, x, enc.Memories[i], b, t, enc.S, enc.KeyPad)
+		if opt.States {
+			out.States = append(out.States, x)
+		}
+		if opt.Attention {
+			out.SelfAttention = append(out.SelfAttention, sp)
+			out.CrossAttn = append(out.CrossAttn, cp)
+		}
+	}
+	if m.cfg.FinalNorm && m.cfg.DecoderNorm != NormPost {
+		x = m.DecLN.Apply(g, x)
+	}
+	out.Logits = g.Linear(x, m.Emb.Out, nil)
+	return out
+}
