@@ -4,9 +4,9 @@ import "github.com/strata-nmt/strata/engine"
 
 // Batch is one training or scoring batch of right-padded id matrices.
 type Batch struct {
-	Src    []int32 // B×S
-	TgtIn  []int32 // B×T decoder input (starts with the start token)
-	TgtOut []int32 // B×T targets (end with eos)
+	Src     []int32 // B×S
+	TgtIn   []int32 // B×T decoder input (starts with the start token)
+	TgtOut  []int32 // B×T targets (end with eos)
 	B, S, T int
 }
 

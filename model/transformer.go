@@ -72,17 +72,17 @@ type Embeddings struct {
 
 // EncoderLayer is self-attention then FFN, each in a Sublayer.
 type EncoderLayer struct {
-	Attn       SelfAttention
-	FFN        FFN
-	AttnSub    Sublayer
-	FFNSub     Sublayer
+	Attn    SelfAttention
+	FFN     FFN
+	AttnSub Sublayer
+	FFNSub  Sublayer
 }
 
 // DecoderLayer is masked self-attention, encoder attention, FFN.
 type DecoderLayer struct {
-	Self             SelfAttention
-	Cross            CrossAttention
-	FFN              FFN
+	Self                      SelfAttention
+	Cross                     CrossAttention
+	FFN                       FFN
 	SelfSub, CrossSub, FFNSub Sublayer
 }
 
