@@ -140,11 +140,13 @@ func readDictionary(r *binReader, a args) (*dictionary, error) {
 	if d.pruneSize, err = r.int64("dictionary pruneidx size"); err != nil {
 		return nil, err
 	}
-	// Each entry takes at least 10 bytes (NUL, count, type).
-	if size < 0 || d.nwords < 0 || d.nlabels <= 0 || size != d.nwords+d.nlabels ||
-		int64(size) > int64(len(r.buf)-r.off)/10 {
+	if size < 0 || d.nwords < 0 || d.nlabels <= 0 || size != d.nwords+d.nlabels {
 		return nil, r.corrupt("dictionary sizes do not fit: size %d, nwords %d, nlabels %d (a classifier needs at least one label)",
 			size, d.nwords, d.nlabels)
+	}
+	// Each entry takes at least 10 bytes (NUL, count, type).
+	if int64(size) > int64(len(r.buf)-r.off)/10 {
+		return nil, r.truncated(fmt.Sprintf("%d dictionary entries", size), int(size)*10)
 	}
 	if err := d.readEntries(r, size); err != nil {
 		return nil, err
