@@ -1,5 +1,10 @@
 package metrics
 
-import "unicode/utf8"
+import (
+	"math"
+	"unicode/utf8"
+)
 
 func utf8Valid(s string) bool { return utf8.ValidString(s) }
+
+func exp(x float64) float64 { return math.Exp(x) }
