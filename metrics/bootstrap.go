@@ -1,0 +1,180 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Bootstrap defaults, as in sacreBLEU's paired_bs test.
+const (
+	DefaultBootstrapSamples = 1000
+	DefaultBootstrapSeed    = 12345
+)
+
+// BootstrapOptions configures PairedBootstrap. The zero value means 1000
+// samples and seed 12345 (sacreBLEU's SACREBLEU_SEED default).
+type BootstrapOptions struct {
+	Samples int
+	Seed    *uint64
+}
+
+// Estimate is a score with its bootstrap mean and 95% confidence interval.
+type Estimate struct {
+	Score        float64 // on the real corpus
+	Mean         float64 // mean over resamples
+	CI           float64 // half-width of the 95% interval, sacreBLEU's "±"
+	Lower, Upper float64 // the interval's bounds (2.5% and 97.5% order statistics)
+}
+
+// PairedResult is the outcome of a paired bootstrap test of a system
+// against a baseline on one metric.
+type PairedResult struct {
+	Metric    string
+	Signature string // with sacreBLEU's bs and seed fields
+	Baseline  Estimate
+	System    Estimate
+	// PValue is sacreBLEU 2.x's: the share of resampled absolute score
+	// differences, centred on their mean, that exceed the real absolute
+	// difference, computed as (c+1)/(samples+1).
+	PValue  float64
+	Samples int
+	Seed    uint64
+}
+
+// PairedBootstrap runs paired bootstrap resampling (Koehn 2004) between a
+// baseline and a system against the same references, with sacreBLEU 2.x's
+// semantics: both systems are rescored on the same resampled segment sets,
+// drawn by numpy's default_rng(seed).choice as sacreBLEU draws them, and the
+// p-value is that of sacreBLEU's paired_bs. It is deterministic for a seed.
+func PairedBootstrap(m Metric, baseline, system []string, refs [][]string, opts BootstrapOptions) (PairedResult, error) {
+	if len(baseline) != len(system) {
+		return PairedResult{}, fmt.Errorf("baseline has %d segments but system has %d", len(baseline), len(system))
+	}
+	if len(system) == 0 {
+		return PairedResult{}, fmt.Errorf("paired bootstrap needs at least one segment")
+	}
+	samples := opts.Samples
+	if samples <= 0 {
+		samples = DefaultBootstrapSamples
+	}
+	seed := uint64(DefaultBootstrapSeed)
+	if opts.Seed != nil {
+		seed = *opts.Seed
+	}
+	blStats, sig, err := m.SegmentStats(baseline, refs)
+	if err != nil {
+		return PairedResult{}, fmt.Errorf("baseline: %w", err)
+	}
+	sysStats, _, err := m.SegmentStats(system, refs)
+	if err != nil {
+		return PairedResult{}, fmt.Errorf("system: %w", err)
+	}
+	width := m.StatsLen()
+	res := PairedResult{Metric: m.Name(), Samples: samples, Seed: seed}
+	res.Signature = withBootstrapFields(sig, samples, seed)
+	res.Baseline.Score = m.ScoreStats(sumStats(blStats, width))
+	res.System.Score = m.ScoreStats(sumStats(sysStats, width))
+
+	blScores, sysScores := resampleScores(m, blStats, sysStats, samples, seed)
+	res.Baseline.setInterval(blScores)
+	res.System.setInterval(sysScores)
+	res.PValue = pairedPValue(blScores, sysScores, math.Abs(res.Baseline.Score-res.System.Score))
+	return res, nil
+}
+
+// resampleScores draws samples sets of len(bl) segment indices with
+// replacement (numpy's order: sample by sample) and scores both systems on
+// each set.
+func resampleScores(m Metric, bl, sys [][]float64, samples int, seed uint64) ([]float64, []float64) {
+	rng := newNumpyRNG(seed)
+	n := len(bl)
+	width := m.StatsLen()
+	blTot, sysTot := make([]float64, width), make([]float64, width)
+	blScores, sysScores := make([]float64, samples), make([]float64, samples)
+	for s := 0; s < samples; s++ {
+		clear(blTot)
+		clear(sysTot)
+		for i := 0; i < n; i++ {
+			k := rng.intn(uint32(n))
+			for j := 0; j < width; j++ {
+				blTot[j] += bl[k][j]
+				sysTot[j] += sys[k][j]
+			}
+		}
+		blScores[s] = m.ScoreStats(blTot)
+		sysScores[s] = m.ScoreStats(sysTot)
+	}
+	return blScores, sysScores
+}
+
+// setInterval is sacreBLEU's estimate_ci: the mean, and half the distance
+// between the n/40-th smallest and n/40-th largest resampled scores.
+func (e *Estimate) setInterval(scores []float64) {
+	sorted := append([]float64(nil), scores...)
+	sort.Float64s(sorted)
+	n := len(sorted)
+	lo := n / 40
+	e.Lower, e.Upper = sorted[lo], sorted[n-lo-1]
+	e.CI = 0.5 * (e.Upper - e.Lower)
+	e.Mean = mean(sorted)
+}
+
+// pairedPValue is sacreBLEU's paired_bs p-value.
+func pairedPValue(bl, sys []float64, realDiff float64) float64 {
+	diffs := make([]float64, len(bl))
+	for i := range bl {
+		diffs[i] = math.Abs(sys[i] - bl[i])
+	}
+	mu := mean(diffs)
+	c := 0
+	for _, d := range diffs {
+		if d-mu > realDiff {
+			c++
+		}
+	}
+	return float64(c+1) / float64(len(diffs)+1)
+}
+
+// mean sums left to right; numpy's mean sums pairwise, which can differ in
+// the last bits only.
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// withBootstrapFields inserts bs and seed after nrefs in a formatted
+// signature, where sacreBLEU's paired test puts them.
+func withBootstrapFields(sig string, samples int, seed uint64) string {
+	var s signature
+	for _, part := range splitSig(sig) {
+		if part.key != "version" {
+			s = append(s, part)
+		}
+	}
+	return s.withBootstrap(samples, seed).String()
+}
+
+func splitSig(sig string) signature {
+	var out signature
+	start := 0
+	for i := 0; i <= len(sig); i++ {
+		if i == len(sig) || sig[i] == '|' {
+			part := sig[start:i]
+			for j := 0; j < len(part); j++ {
+				if part[j] == ':' {
+					out = append(out, sigField{part[:j], part[j+1:]})
+					break
+				}
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
