@@ -42,7 +42,7 @@ func corpusScorers(t *testing.T) map[string]func(h []string, r [][]string) float
 var propHyps = []string{
 	"The cat sat on the mat, didn't it?",
 	"Producția de zahăr va fi exprimată în zahăr alb.",
-	"我爱北京天安门。",
+	"我爱 北京 天安门。", // several whitespace tokens, so ROUGE-2 has bigrams
 	"Prices rose 3.5% to $1,200 in 2019.",
 	"A short one",
 }
