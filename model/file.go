@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/internal/atomicfile"
@@ -18,6 +19,10 @@ type fileMeta struct {
 }
 
 const modelKind = "strata-model"
+
+// CheckpointKind marks training checkpoints; Load accepts them too and
+// ignores their optimiser tensors.
+const CheckpointKind = "strata-checkpoint"
 
 // Save writes the model (config and parameters) atomically.
 func Save(path string, m Model, extra map[string]any) error {
@@ -43,9 +48,10 @@ func Load(path string) (Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if meta.Kind != modelKind {
+	if meta.Kind != modelKind && meta.Kind != CheckpointKind {
 		return nil, fmt.Errorf("%s: not a strata model (kind %q)", path, meta.Kind)
 	}
+	ts = withoutOptimizer(ts)
 	m, err := New(meta.Config, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -78,4 +84,15 @@ func SetParams(m Model, ts []*engine.Tensor) error {
 		return fmt.Errorf("file has parameter %s that this model lacks (another architecture?)", name)
 	}
 	return nil
+}
+
+// withoutOptimizer drops a checkpoint's optimiser state.
+func withoutOptimizer(ts []*engine.Tensor) []*engine.Tensor {
+	out := ts[:0:0]
+	for _, t := range ts {
+		if !strings.HasPrefix(t.Name, "optimizer.") {
+			out = append(out, t)
+		}
+	}
+	return out
 }

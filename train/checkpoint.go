@@ -1,0 +1,160 @@
+package train
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+
+	"github.com/strata-nmt/strata/engine"
+	"github.com/strata-nmt/strata/internal/atomicfile"
+	"github.com/strata-nmt/strata/model"
+)
+
+// State is everything besides tensors that a checkpoint must restore for a
+// resumed run to continue exactly.
+type State struct {
+	Update     int     `json:"update"`
+	Epoch      int     `json:"epoch"`
+	BatchIndex int     `json:"batch_index"` // next batch of Epoch to train on
+	DropSeed   uint64  `json:"drop_seed"`
+	DropCount  uint64  `json:"drop_counter"`
+	BestValid  float64 `json:"best_valid"` // bits per token; 0 = none yet
+	BadValid   int     `json:"validations_without_improvement"`
+	AdamStep   int     `json:"adam_step"`
+}
+
+// checkpointMeta is the JSON header; "kind" lets model.Load accept a
+// checkpoint as a model file.
+type checkpointMeta struct {
+	Kind   string       `json:"kind"`
+	Config model.Config `json:"config"`
+	State  State        `json:"state"`
+}
+
+const (
+	lastName = "checkpoint_last.bin"
+	bestName = "checkpoint_best.bin"
+)
+
+func (r *run) saveCheckpoint() error {
+	name := filepath.Join(r.opts.SaveDir, fmt.Sprintf("checkpoint_%d.bin", r.st.Update))
+	r.st.DropSeed, r.st.DropCount = r.g.RNGState()
+	r.st.AdamStep = r.adam.Step
+	meta := checkpointMeta{Kind: model.CheckpointKind, Config: r.m.Config(), State: r.st}
+	tensors := append(append([]*engine.Tensor{}, r.m.Params().List()...), r.adam.State()...)
+	f, err := atomicfile.Create(name)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := engine.WriteTensors(f, meta, tensors); err != nil {
+		return err
+	}
+	if err := f.Commit(); err != nil {
+		return err
+	}
+	if err := linkAtomically(name, filepath.Join(r.opts.SaveDir, lastName)); err != nil {
+		return err
+	}
+	return r.pruneCheckpoints()
+}
+
+// linkAtomically makes dst another name of src (a hard link put in place by
+// rename), so checkpoint_last.bin is never half-written and costs no copy.
+func linkAtomically(src, dst string) error {
+	tmp := dst + ".tmp-link"
+	os.Remove(tmp)
+	if err := os.Link(src, tmp); err != nil {
+		return copyFile(src, dst)
+	}
+	return os.Rename(tmp, dst)
+}
+
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(dst, b)
+}
+
+var numbered = regexp.MustCompile(`^checkpoint_(\d+)\.bin$`)
+
+// pruneCheckpoints keeps the newest KeepLast numbered checkpoints.
+func (r *run) pruneCheckpoints() error {
+	if r.opts.KeepLast <= 0 {
+		return nil
+	}
+	ents, err := os.ReadDir(r.opts.SaveDir)
+	if err != nil {
+		return err
+	}
+	var ups []int
+	for _, e := range ents {
+		if m := numbered.FindStringSubmatch(e.Name()); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			ups = append(ups, n)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(ups)))
+	for _, n := range ups[min(len(ups), r.opts.KeepLast):] {
+		os.Remove(filepath.Join(r.opts.SaveDir, fmt.Sprintf("checkpoint_%d.bin", n)))
+	}
+	return nil
+}
+
+// restore loads checkpoint_last.bin into the run, or reports that there is
+// none.
+func (r *run) restore() (bool, error) {
+	path := filepath.Join(r.opts.SaveDir, lastName)
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	var meta checkpointMeta
+	ts, err := engine.ReadTensors(f, &meta)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	if meta.Kind != model.CheckpointKind {
+		return false, fmt.Errorf("%s: not a strata training checkpoint (kind %q)", path, meta.Kind)
+	}
+	if err := r.m.Config().SameArchitecture(meta.Config); err != nil {
+		return false, fmt.Errorf("%s: checkpoint does not match the model being trained: %w", path, err)
+	}
+	byName := map[string]*engine.Tensor{}
+	var params []*engine.Tensor
+	for _, t := range ts {
+		byName[t.Name] = t
+		if r.m.Params().Get(t.Name) != nil {
+			params = append(params, t)
+		}
+	}
+	if err := model.SetParams(r.m, params); err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := r.adam.LoadState(byName, meta.State.AdamStep); err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	r.st = meta.State
+	r.g.SetRNGState(r.st.DropSeed, r.st.DropCount)
+	return true, nil
+}
+
+// saveBest links the latest checkpoint as checkpoint_best.bin.
+func (r *run) saveBest() error {
+	src := filepath.Join(r.opts.SaveDir, fmt.Sprintf("checkpoint_%d.bin", r.st.Update))
+	if _, err := os.Stat(src); err != nil {
+		if err := r.saveCheckpoint(); err != nil {
+			return err
+		}
+	}
+	return linkAtomically(src, filepath.Join(r.opts.SaveDir, bestName))
+}

@@ -1,0 +1,173 @@
+package train
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+type updateStats struct {
+	loss, nll, lr, gnorm float64
+	tokens               int
+	layerNorms           map[string]float64
+}
+
+// logger writes progress for people (a live line on a terminal, a line per
+// log interval otherwise) and for programs (metrics.jsonl in the run dir).
+type logger struct {
+	opts   Options
+	out    io.Writer
+	jsonl  *os.File
+	jw     *bufio.Writer
+	start  time.Time
+	first  int // update at start of this invocation
+	tokens int
+	window struct {
+		loss, nll float64
+		n, tokens int
+		since     time.Time
+	}
+	pending bool // a live line is on screen
+}
+
+func newLogger(o Options, update int) (*logger, error) {
+	l := &logger{opts: o, out: o.Log, start: time.Now(), first: update}
+	if l.out == nil {
+		l.out = io.Discard
+	}
+	l.window.since = time.Now()
+	path := filepath.Join(o.SaveDir, "metrics.jsonl")
+	if err := truncateMetrics(path, update); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	l.jsonl, l.jw = f, bufio.NewWriter(f)
+	return l, nil
+}
+
+// truncateMetrics drops records written after the checkpoint a run resumes
+// from, so metrics.jsonl has each update once.
+func truncateMetrics(path string, update int) error {
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var keep []string
+	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		var rec struct {
+			Update int `json:"update"`
+		}
+		if line == "" || json.Unmarshal([]byte(line), &rec) != nil || rec.Update > update {
+			continue
+		}
+		keep = append(keep, line)
+	}
+	out := strings.Join(keep, "\n")
+	if out != "" {
+		out += "\n"
+	}
+	return os.WriteFile(path, []byte(out), 0o644)
+}
+
+func (l *logger) record(rec map[string]any) {
+	b, _ := json.Marshal(rec)
+	l.jw.Write(b)
+	l.jw.WriteByte('\n')
+}
+
+func (l *logger) update(st State, s updateStats) {
+	l.tokens += s.tokens
+	w := &l.window
+	w.loss += s.loss * float64(s.tokens)
+	w.nll += s.nll * float64(s.tokens)
+	w.n++
+	w.tokens += s.tokens
+	el := time.Since(w.since).Seconds()
+	rec := map[string]any{"type": "train", "update": st.Update, "epoch": st.Epoch, "loss": round(s.loss),
+		"nll": round(s.nll), "ppl": round(math.Exp2(s.nll)), "lr": s.lr, "gnorm": round(s.gnorm), "tokens": s.tokens,
+		"wall": round(time.Since(l.start).Seconds())}
+	if s.layerNorms != nil {
+		rec["layer_grad_norms"] = s.layerNorms
+	}
+	l.record(rec)
+	every := max(l.opts.LogInterval, 1)
+	if l.opts.LogIsTerminal || st.Update%every == 0 {
+		loss, nll := w.loss/float64(w.tokens), w.nll/float64(w.tokens)
+		msg := fmt.Sprintf("epoch %d | update %d | loss %.3f | nll %.3f | ppl %.2f | lr %.3g | gnorm %.3f | %.0f tok/s%s",
+			st.Epoch, st.Update, loss, nll, math.Exp2(nll), s.lr, s.gnorm, float64(w.tokens)/max(el, 1e-9), l.eta(st))
+		if l.opts.LogIsTerminal {
+			fmt.Fprintf(l.out, "\r\x1b[K%s", msg)
+			l.pending = true
+		} else {
+			fmt.Fprintln(l.out, msg)
+		}
+		if st.Update%every == 0 {
+			*w = struct {
+				loss, nll float64
+				n, tokens int
+				since     time.Time
+			}{since: time.Now()}
+			l.jw.Flush()
+		}
+	}
+}
+
+func (l *logger) eta(st State) string {
+	if l.opts.MaxUpdate <= 0 || st.Update <= l.first {
+		return ""
+	}
+	per := time.Since(l.start) / time.Duration(st.Update-l.first)
+	left := time.Duration(l.opts.MaxUpdate-st.Update) * per
+	return fmt.Sprintf(" | ETA %s", left.Round(time.Second))
+}
+
+func (l *logger) valid(st State, loss float64, extra map[string]float64) {
+	rec := map[string]any{"type": "valid", "update": st.Update, "epoch": st.Epoch, "loss": round(loss),
+		"ppl": round(math.Exp2(loss)), "best": round(st.BestValid)}
+	var parts []string
+	for k, v := range extra {
+		rec[k] = v
+		parts = append(parts, fmt.Sprintf(" | %s %.2f", k, v))
+	}
+	l.record(rec)
+	l.jw.Flush()
+	l.line(fmt.Sprintf("valid | epoch %d | update %d | nll %.3f bits | ppl %.2f | best %.3f%s",
+		st.Epoch, st.Update, loss, math.Exp2(loss), st.BestValid, strings.Join(parts, "")))
+}
+
+// line prints a permanent message, moving past a live status line.
+func (l *logger) line(s string) {
+	if l.pending {
+		fmt.Fprintln(l.out)
+		l.pending = false
+	}
+	fmt.Fprintln(l.out, s)
+}
+
+func (l *logger) close() {
+	if l.pending {
+		fmt.Fprintln(l.out)
+	}
+	l.jw.Flush()
+	l.jsonl.Sync()
+	l.jsonl.Close()
+}
+
+func round(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return -1
+	}
+	return math.Round(x*1e4) / 1e4
+}

@@ -1,0 +1,79 @@
+// Package train runs training: Adam with an inverse-sqrt warm-up schedule,
+// label-smoothed cross-entropy, gradient accumulation and clipping,
+// validation, early stopping, atomic checkpoints and exact resumption.
+package train
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/strata-nmt/strata/model"
+)
+
+// Options configure a run. Zero values mean the defaults of Defaults().
+type Options struct {
+	Model model.Config `yaml:"model"`
+	Seed  uint64       `yaml:"seed"`
+
+	LR             float64    `yaml:"lr"`
+	WarmupUpdates  int        `yaml:"warmup_updates"`
+	WarmupInitLR   float64    `yaml:"warmup_init_lr"`
+	Adam           AdamConfig `yaml:"-"`
+	ClipNorm       float64    `yaml:"clip_norm"`
+	LabelSmoothing float32    `yaml:"label_smoothing"`
+	UpdateFreq     int        `yaml:"update_freq"`
+
+	MaxUpdate int `yaml:"max_update"`
+	MaxEpoch  int `yaml:"max_epoch"`
+	// ValidInterval: validate every this many updates (0: at each epoch end).
+	ValidInterval int `yaml:"validate_interval_updates"`
+	// SaveInterval: checkpoint every this many updates (0: at each epoch end).
+	SaveInterval int `yaml:"save_interval_updates"`
+	KeepLast     int `yaml:"keep_last"`
+	// Patience: stop after this many validations without improvement (0: off).
+	Patience int `yaml:"patience"`
+	// MaxBadUpdates: stop after this many non-finite updates in a row.
+	MaxBadUpdates int `yaml:"max_bad_updates"`
+
+	SaveDir      string `yaml:"save_dir"`
+	Resume       bool   `yaml:"-"`
+	LogInterval  int    `yaml:"log_interval"`
+	LogGradNorms bool   `yaml:"log_grad_norms"`
+	Threads      int    `yaml:"threads"`
+
+	// Log receives progress; nil means discard. When LogIsTerminal is
+	// true a live status line is redrawn in place.
+	Log           io.Writer `yaml:"-"`
+	LogIsTerminal bool      `yaml:"-"`
+	// StopAfter, when > 0, stops (as if interrupted) after this many
+	// updates of this invocation; tests use it to simulate a crash.
+	StopAfter int `yaml:"-"`
+	// ValidHook, if set, runs after each validation (e.g. greedy BLEU on a
+	// dev set) and its named values are logged.
+	ValidHook func(m model.Model) (map[string]float64, error) `yaml:"-"`
+}
+
+// Defaults returns fairseq-like defaults for a Transformer.
+func Defaults() Options {
+	return Options{
+		Seed: 1, LR: 5e-4, WarmupUpdates: 4000, ClipNorm: 0, LabelSmoothing: 0.1, UpdateFreq: 1,
+		Adam:     AdamConfig{Beta1: 0.9, Beta2: 0.98, Eps: 1e-8},
+		MaxEpoch: 0, MaxUpdate: 0, KeepLast: 5, MaxBadUpdates: 10, LogInterval: 100,
+	}
+}
+
+func (o *Options) validate() error {
+	switch {
+	case o.SaveDir == "":
+		return fmt.Errorf("train: save_dir is required")
+	case o.MaxUpdate <= 0 && o.MaxEpoch <= 0:
+		return fmt.Errorf("train: set max_update or max_epoch (otherwise training never ends)")
+	case o.UpdateFreq < 1:
+		return fmt.Errorf("train: update_freq must be ≥ 1")
+	case o.LR <= 0:
+		return fmt.Errorf("train: lr must be positive")
+	case o.LabelSmoothing < 0 || o.LabelSmoothing >= 1:
+		return fmt.Errorf("train: label_smoothing must be in [0, 1)")
+	}
+	return o.Model.Validate()
+}

@@ -1,0 +1,172 @@
+package train
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/strata-nmt/strata/model"
+)
+
+func tinyOpts(t *testing.T, symbols int) Options {
+	o := Defaults()
+	cfg, _ := model.Preset("tiny")
+	cfg.SrcVocab, cfg.TgtVocab = symbols+4, symbols+4
+	cfg.Dropout = 0.1
+	o.Model = cfg
+	o.LR, o.WarmupUpdates, o.WarmupInitLR = 3e-3, 30, 1e-7
+	o.SaveDir = t.TempDir()
+	o.Threads = 2
+	return o
+}
+
+func copyTask(symbols int) Synthetic {
+	return Synthetic{Seed: 5, Symbols: symbols, First: 4, MinLen: 3, MaxLen: 8, BatchSize: 32, Count: 50,
+		BOS: 1, EOS: 2, Pad: 0}
+}
+
+// The tiny model must learn to copy random strings: near-zero loss and
+// exact greedy reconstruction of held-out strings.
+func TestTinyModelLearnsToCopy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains for ~20 s")
+	}
+	o := tinyOpts(t, 10)
+	o.MaxUpdate = 400
+	o.LabelSmoothing = 0
+	task := copyTask(10)
+	res, err := Run(context.Background(), o, task, task.Valid(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("valid nll %.4f bits/token after %d updates (%.0f tok/s)", res.LastValid, res.Updates, res.TokensPerS)
+	if res.LastValid > 0.05 {
+		t.Fatalf("copy task not learned: valid loss %.4f bits/token", res.LastValid)
+	}
+	m, err := model.Load(filepath.Join(o.SaveDir, bestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, tgt := task.Pairs(20, 99)
+	for i := range src {
+		if got := greedy(m, src[i], len(tgt[i])+5); !equal(got, tgt[i]) {
+			t.Fatalf("sentence %d: copied %v as %v", i, src[i], got)
+		}
+	}
+}
+
+// Resume equals uninterrupted: a run stopped at update 12 and resumed must
+// reproduce, update for update, the losses of a run that never stopped.
+func TestResumeEqualsUninterrupted(t *testing.T) {
+	task := copyTask(10)
+	task.Count = 7 // cross an epoch boundary
+	valid := task.Valid(1)
+	full := tinyOpts(t, 10)
+	full.MaxUpdate, full.SaveInterval, full.ValidInterval, full.UpdateFreq = 20, 4, 5, 2
+	a, err := Run(context.Background(), full, task, valid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := full
+	part.SaveDir = t.TempDir()
+	part.StopAfter = 12 // simulated crash after the checkpoint at update 12
+	b1, err := Run(context.Background(), part, task, valid)
+	if err != nil || b1.Stopped != "interrupted" {
+		t.Fatalf("first half: %v %+v", err, b1)
+	}
+	part.StopAfter, part.Resume = 0, true
+	b2, err := Run(context.Background(), part, task, valid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := append(b1.UpdateLoss, b2.UpdateLoss...)
+	if len(got) != len(a.UpdateLoss) {
+		t.Fatalf("%d updates resumed vs %d uninterrupted", len(got), len(a.UpdateLoss))
+	}
+	for i := range got {
+		if got[i] != a.UpdateLoss[i] {
+			t.Fatalf("update %d: loss %v after resume, %v uninterrupted", i+1, got[i], a.UpdateLoss[i])
+		}
+	}
+	if a.BestValid != b2.BestValid {
+		t.Fatalf("best valid %v vs %v", b2.BestValid, a.BestValid)
+	}
+}
+
+func TestEveryNormPlacementTrains(t *testing.T) {
+	for _, norm := range []string{model.NormPost, model.NormPre, model.NormSwapPre} {
+		o := tinyOpts(t, 10)
+		o.Model.EncoderNorm, o.Model.DecoderNorm = norm, norm
+		o.MaxUpdate = 60
+		task := copyTask(10)
+		res, err := Run(context.Background(), o, task, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, last := res.UpdateLoss[0], mean(res.UpdateLoss[50:])
+		t.Logf("%s: loss %.3f -> %.3f bits", norm, first, last)
+		if !(last < first-1) {
+			t.Fatalf("%s: loss did not fall (%.3f -> %.3f)", norm, first, last)
+		}
+	}
+}
+
+func TestDivergenceStopsWithClearError(t *testing.T) {
+	o := tinyOpts(t, 10)
+	o.MaxUpdate, o.MaxBadUpdates = 50, 3
+	o.LR, o.WarmupUpdates = 1e30, 0 // explodes immediately
+	_, err := Run(context.Background(), o, copyTask(10), nil)
+	if err == nil || !strings.Contains(err.Error(), "diverged") {
+		t.Fatalf("want a divergence error, got %v", err)
+	}
+}
+
+func TestResumeRefusesOtherArchitecture(t *testing.T) {
+	o := tinyOpts(t, 10)
+	o.MaxUpdate, o.SaveInterval = 2, 2
+	if _, err := Run(context.Background(), o, copyTask(10), nil); err != nil {
+		t.Fatal(err)
+	}
+	o.Model.EncoderLayers = 3
+	o.Resume = true
+	_, err := Run(context.Background(), o, copyTask(10), nil)
+	if err == nil || !strings.Contains(err.Error(), "does not match") {
+		t.Fatalf("want an architecture mismatch error, got %v", err)
+	}
+	// a foreign file in place of the checkpoint
+	os.WriteFile(filepath.Join(o.SaveDir, lastName), []byte("not a checkpoint"), 0o644)
+	if _, err := Run(context.Background(), o, copyTask(10), nil); err == nil || !strings.Contains(err.Error(), "not a strata") {
+		t.Fatalf("want a clear error for a foreign checkpoint, got %v", err)
+	}
+}
+
+func TestInverseSqrtSchedule(t *testing.T) {
+	s := InverseSqrt{Peak: 1e-3, Warmup: 4000}
+	if s.LR(0) != 0 || math.Abs(s.LR(2000)-5e-4) > 1e-12 || math.Abs(s.LR(4000)-1e-3) > 1e-12 ||
+		math.Abs(s.LR(16000)-5e-4) > 1e-12 {
+		t.Fatalf("schedule: %v %v %v %v", s.LR(0), s.LR(2000), s.LR(4000), s.LR(16000))
+	}
+}
+
+func mean(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+func equal(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

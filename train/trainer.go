@@ -1,0 +1,249 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"time"
+
+	"github.com/strata-nmt/strata/engine"
+	"github.com/strata-nmt/strata/model"
+)
+
+// Result summarises a finished (or stopped) run.
+type Result struct {
+	Updates    int
+	Epochs     int
+	BestValid  float64 // bits per token
+	LastValid  float64
+	Stopped    string // why training ended
+	TokensPerS float64
+	// UpdateLoss is the training loss (bits per token) of every update
+	// this invocation ran, for tests and plots.
+	UpdateLoss []float64
+}
+
+// ErrDiverged is returned when too many updates in a row were non-finite.
+var ErrDiverged = errors.New("training diverged")
+
+type run struct {
+	opts  Options
+	m     model.Model
+	g     *engine.Graph
+	adam  *Adam
+	sched InverseSqrt
+	src   Source
+	valid []model.Batch
+	st    State
+	log   *logger
+	res   Result
+	bad   int
+}
+
+// Run trains a new model (or, with opts.Resume, continues the run in
+// opts.SaveDir) on src, validating on valid. ctx cancellation (SIGINT)
+// saves a checkpoint and returns cleanly.
+func Run(ctx context.Context, opts Options, src Source, valid []model.Batch) (*Result, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	m, err := model.New(opts.Model, opts.Seed)
+	if err != nil {
+		return nil, err
+	}
+	return RunModel(ctx, opts, m, src, valid)
+}
+
+// RunModel is Run with a model built by the caller.
+func RunModel(ctx context.Context, opts Options, m model.Model, src Source, valid []model.Batch) (*Result, error) {
+	if err := os.MkdirAll(opts.SaveDir, 0o755); err != nil {
+		return nil, err
+	}
+	adam, err := NewAdam(m.Params().List(), opts.Adam)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{opts: opts, m: m, g: engine.NewGraph(opts.Seed), adam: adam, src: src, valid: valid,
+		sched: InverseSqrt{Peak: opts.LR, WarmupInit: opts.WarmupInitLR, Warmup: opts.WarmupUpdates},
+		st:    State{Epoch: 1}}
+	if opts.Threads > 0 {
+		r.g.SetThreads(opts.Threads)
+	}
+	if opts.Resume {
+		ok, err := r.restore()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			r.logf("resumed from %s at update %d (epoch %d, batch %d)", lastName, r.st.Update, r.st.Epoch, r.st.BatchIndex)
+		}
+	}
+	if r.log, err = newLogger(opts, r.st.Update); err != nil {
+		return nil, err
+	}
+	defer r.log.close()
+	r.logf("model: %s, %d parameters", m.Config().Summary(), m.Params().Count())
+	err = r.loop(ctx)
+	r.res.Updates, r.res.Epochs, r.res.BestValid = r.st.Update, r.st.Epoch, r.st.BestValid
+	return &r.res, err
+}
+
+func (r *run) logf(format string, args ...any) {
+	if r.log != nil {
+		r.log.line(fmt.Sprintf(format, args...))
+	} else if r.opts.Log != nil {
+		fmt.Fprintf(r.opts.Log, format+"\n", args...)
+	}
+}
+
+func (r *run) done() (bool, string) {
+	o := r.opts
+	switch {
+	case o.MaxUpdate > 0 && r.st.Update >= o.MaxUpdate:
+		return true, fmt.Sprintf("reached max_update %d", o.MaxUpdate)
+	case o.MaxEpoch > 0 && r.st.Epoch > o.MaxEpoch:
+		return true, fmt.Sprintf("reached max_epoch %d", o.MaxEpoch)
+	case o.Patience > 0 && r.st.BadValid >= o.Patience:
+		return true, fmt.Sprintf("validation loss did not improve for %d validations", o.Patience)
+	}
+	return false, ""
+}
+
+func (r *run) loop(ctx context.Context) error {
+	start, startUpdates := time.Now(), r.st.Update
+	var tokens int
+	defer func() {
+		if sec := time.Since(start).Seconds(); sec > 0 {
+			r.res.TokensPerS = float64(tokens) / sec
+		}
+	}()
+	for {
+		if stop, why := r.done(); stop {
+			r.res.Stopped = why
+			r.logf("done: %s", why)
+			return r.finish()
+		}
+		if err := ctx.Err(); err != nil || (r.opts.StopAfter > 0 && r.st.Update-startUpdates >= r.opts.StopAfter) {
+			r.res.Stopped = "interrupted"
+			r.logf("interrupted at update %d: saving checkpoint", r.st.Update)
+			return r.saveCheckpoint()
+		}
+		n, batch := r.src.Epoch(r.st.Epoch)
+		if r.st.BatchIndex >= n {
+			if err := r.endEpoch(); err != nil {
+				return err
+			}
+			continue
+		}
+		var group []model.Batch
+		for len(group) < r.opts.UpdateFreq && r.st.BatchIndex+len(group) < n {
+			group = append(group, batch(r.st.BatchIndex+len(group)))
+		}
+		ntok, err := r.step(group)
+		if err != nil {
+			return err
+		}
+		tokens += ntok
+		if err := r.afterUpdate(start, tokens); err != nil {
+			return err
+		}
+	}
+}
+
+// step runs forward/backward over a group of batches and one optimiser
+// update; it returns the number of target tokens.
+func (r *run) step(group []model.Batch) (int, error) {
+	r.m.Params().ZeroGrad()
+	var loss, nll float64
+	tokens := 0
+	for _, bt := range group {
+		r.g.Reset()
+		res := model.Loss(r.g, r.m, bt, r.opts.LabelSmoothing)
+		r.g.Backward(res.Loss)
+		loss += float64(res.Loss.Item())
+		nll += res.NLL
+		tokens += res.Tokens
+	}
+	r.g.Reset()
+	r.st.BatchIndex += len(group)
+	if tokens == 0 {
+		return 0, nil
+	}
+	// fairseq normalises the summed gradient by the number of target tokens
+	scaleGrads(r.m.Params(), 1/float64(tokens))
+	norm := r.m.Params().GradNorm()
+	lossBits := loss / float64(tokens) / math.Ln2
+	if math.IsNaN(norm) || math.IsInf(norm, 0) || math.IsNaN(lossBits) || math.IsInf(lossBits, 0) {
+		r.bad++
+		r.logf("update %d: non-finite loss or gradient (loss %v, grad norm %v): update skipped (%d in a row)",
+			r.st.Update+1, lossBits, norm, r.bad)
+		if r.bad >= r.opts.MaxBadUpdates {
+			return 0, fmt.Errorf("%w: %d non-finite updates in a row at update %d; lower the learning rate or add warm-up", ErrDiverged, r.bad, r.st.Update)
+		}
+		return tokens, nil
+	}
+	r.bad = 0
+	var layerNorms map[string]float64
+	if r.opts.LogGradNorms {
+		layerNorms = LayerGradNorms(r.m.Params())
+	}
+	if r.opts.ClipNorm > 0 && norm > r.opts.ClipNorm {
+		scaleGrads(r.m.Params(), r.opts.ClipNorm/norm)
+	}
+	lr := r.sched.LR(r.st.Update)
+	r.adam.Update(lr)
+	r.st.Update++
+	r.res.UpdateLoss = append(r.res.UpdateLoss, lossBits)
+	r.log.update(r.st, updateStats{loss: lossBits, nll: nll / float64(tokens) / math.Ln2, lr: lr, gnorm: norm,
+		tokens: tokens, layerNorms: layerNorms})
+	return tokens, nil
+}
+
+func scaleGrads(p *engine.Params, s float64) {
+	f := float32(s)
+	for _, t := range p.List() {
+		for i := range t.Grad {
+			t.Grad[i] *= f
+		}
+	}
+}
+
+func (r *run) afterUpdate(start time.Time, tokens int) error {
+	o := r.opts
+	if o.ValidInterval > 0 && r.st.Update%o.ValidInterval == 0 {
+		if err := r.validate(); err != nil {
+			return err
+		}
+	}
+	if o.SaveInterval > 0 && r.st.Update%o.SaveInterval == 0 {
+		return r.saveCheckpoint()
+	}
+	return nil
+}
+
+func (r *run) endEpoch() error {
+	r.logf("end of epoch %d (%d updates)", r.st.Epoch, r.st.Update)
+	if r.opts.ValidInterval == 0 {
+		if err := r.validate(); err != nil {
+			return err
+		}
+	}
+	r.st.Epoch++
+	r.st.BatchIndex = 0
+	if r.opts.SaveInterval == 0 {
+		return r.saveCheckpoint()
+	}
+	return nil
+}
+
+// finish writes the final checkpoint and validation.
+func (r *run) finish() error {
+	if r.opts.ValidInterval > 0 && r.st.Update%r.opts.ValidInterval != 0 {
+		if err := r.validate(); err != nil {
+			return err
+		}
+	}
+	return r.saveCheckpoint()
+}
