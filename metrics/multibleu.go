@@ -41,7 +41,7 @@ func (s MultiBLEUScore) String() string {
 func (s MultiBLEUScore) Signature() string { return s.sig.String() }
 
 // Name implements Metric.
-func (m *MultiBLEU) Name() string { return "BLEU(multi-bleu)" }
+func (m *MultiBLEU) Name() string { return "multi-bleu" }
 
 // StatsLen implements Metric: hyp length, ref length, 4 counts, 4 totals.
 func (m *MultiBLEU) StatsLen() int { return 10 }

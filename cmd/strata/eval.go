@@ -1,0 +1,318 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/strata-nmt/strata/metrics"
+)
+
+// evalFlags holds strata eval's command-line options.
+type evalFlags struct {
+	hyp, baseline      string
+	refs               []string
+	metricNames        []string
+	tokenize, smooth   string
+	smoothValue        float64
+	maxOrder           int
+	lowercase          bool
+	chrfChar, chrfWord int
+	chrfBeta           int
+	chrfEps, chrfSpace bool
+	rougeWhitespace    bool
+	pairedBS           bool
+	bsSamples          int
+	seed               uint64
+	jsonOut            bool
+	width              int
+}
+
+func init() {
+	var f evalFlags
+	cmd := &cobra.Command{
+		Use:   "eval --hyp H --ref R [--ref R2] [--metrics bleu,chrf]",
+		Short: "Score translations with SacreBLEU-exact BLEU/chrF, multi-bleu, ROUGE; paired bootstrap",
+		Long: `Scores a hypothesis file against one or more reference files (one segment
+per line) and prints each metric with its SacreBLEU-style signature.
+
+Metrics: bleu (SacreBLEU 2.x), chrf (chrF, or chrF++ with --chrf-word-order 2),
+multi-bleu (Moses multi-bleu.perl on tokenised text), rouge (ROUGE-1/2/L F1).
+--paired-bs compares --hyp with --baseline by paired bootstrap resampling as
+sacreBLEU's paired_bs does. See docs/metrics.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runEval(cmd, &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.hyp, "hyp", "-", "hypothesis file, one segment per line (- for standard input)")
+	fl.StringArrayVar(&f.refs, "ref", nil, "reference file (repeat for several references)")
+	fl.StringSliceVar(&f.metricNames, "metrics", []string{"bleu", "chrf"}, "comma-separated: bleu, chrf, multi-bleu, rouge")
+	fl.StringVar(&f.tokenize, "tokenize", "13a", "BLEU tokenizer: "+strings.Join(metrics.TokenizerNames(), ", "))
+	fl.BoolVar(&f.lowercase, "lowercase", false, "case-insensitive BLEU, chrF and multi-bleu (multi-bleu's -lc)")
+	fl.StringVar(&f.smooth, "smooth", "exp", "BLEU smoothing: exp, floor, add-k, none")
+	fl.Float64Var(&f.smoothValue, "smooth-value", 0, "value for floor (default 0.1) and add-k (default 1)")
+	fl.IntVar(&f.maxOrder, "max-ngram-order", metrics.DefaultMaxNgramOrder, "BLEU's maximum n-gram order")
+	fl.IntVar(&f.chrfChar, "chrf-char-order", metrics.DefaultChrFCharOrder, "chrF character n-gram order")
+	fl.IntVar(&f.chrfWord, "chrf-word-order", 0, "chrF word n-gram order (2 gives chrF++)")
+	fl.IntVar(&f.chrfBeta, "chrf-beta", metrics.DefaultChrFBeta, "chrF beta")
+	fl.BoolVar(&f.chrfEps, "chrf-eps-smoothing", false, "chrF eps smoothing (chrF++.py, NLTK, Moses) instead of effective order")
+	fl.BoolVar(&f.chrfSpace, "chrf-whitespace", false, "keep whitespace in chrF character n-grams")
+	fl.BoolVar(&f.rougeWhitespace, "rouge-whitespace", false, "ROUGE: split on whitespace instead of ROUGE-1.5.5's ASCII tokenisation")
+	fl.BoolVar(&f.pairedBS, "paired-bs", false, "paired bootstrap resampling of --hyp against --baseline")
+	fl.StringVar(&f.baseline, "baseline", "", "baseline system's file for --paired-bs")
+	fl.IntVar(&f.bsSamples, "paired-bs-n", metrics.DefaultBootstrapSamples, "bootstrap samples")
+	fl.Uint64Var(&f.seed, "seed", metrics.DefaultBootstrapSeed, "bootstrap seed (sacreBLEU's SACREBLEU_SEED)")
+	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object per metric and line")
+	fl.IntVar(&f.width, "width", 2, "decimals printed for scores")
+	rootCmd.AddCommand(cmd)
+}
+
+// namedMetric is a metric with what is needed to print it.
+type namedMetric struct {
+	m      metrics.Metric
+	corpus func(hyps []string, refs [][]string) (evalResult, error)
+}
+
+// evalResult is one metric's printed result.
+type evalResult struct {
+	Name      string
+	Score     float64
+	Signature string
+	Verbose   string
+	Extra     map[string]any
+}
+
+func runEval(cmd *cobra.Command, f *evalFlags) error {
+	if len(f.refs) == 0 {
+		return fmt.Errorf("eval: at least one --ref is required")
+	}
+	if f.pairedBS && f.baseline == "" {
+		return fmt.Errorf("eval: --paired-bs needs --baseline")
+	}
+	ms, err := buildMetrics(cmd, f)
+	if err != nil {
+		return err
+	}
+	hyps, refs, err := readEvalInputs(f.hyp, f.refs)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if f.pairedBS {
+		base, err := metrics.ReadSegments(f.baseline)
+		if err != nil {
+			return err
+		}
+		if len(base) != len(hyps) {
+			return fmt.Errorf("eval: baseline file %s has %d lines but hypothesis file %s has %d",
+				f.baseline, len(base), displayName(f.hyp), len(hyps))
+		}
+		return printPaired(out, f, ms, base, hyps, refs)
+	}
+	var results []evalResult
+	for _, nm := range ms {
+		r, err := nm.corpus(hyps, refs)
+		if err != nil {
+			return fmt.Errorf("eval: %s: %w", nm.m.Name(), err)
+		}
+		results = append(results, r)
+	}
+	if f.jsonOut {
+		return printJSON(out, f.width, results)
+	}
+	return printTable(out, f.width, results)
+}
+
+func displayName(p string) string {
+	if p == "-" {
+		return "(standard input)"
+	}
+	return p
+}
+
+// readEvalInputs reads the hypotheses and reference streams and checks
+// that every file has the same number of lines.
+func readEvalInputs(hypPath string, refPaths []string) ([]string, [][]string, error) {
+	hyps, err := metrics.ReadSegments(hypPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	refs := make([][]string, len(refPaths))
+	for k, p := range refPaths {
+		if refs[k], err = metrics.ReadSegments(p); err != nil {
+			return nil, nil, err
+		}
+		if len(refs[k]) != len(hyps) {
+			return nil, nil, fmt.Errorf("eval: hypothesis file %s has %d lines but reference file %s has %d",
+				displayName(hypPath), len(hyps), p, len(refs[k]))
+		}
+	}
+	for i := range hyps {
+		empty := true
+		for k := range refs {
+			empty = empty && refs[k][i] == ""
+		}
+		if empty {
+			return nil, nil, fmt.Errorf("eval: line %d is empty in every reference file (%s); SacreBLEU refuses empty references too",
+				i+1, strings.Join(refPaths, ", "))
+		}
+	}
+	return hyps, refs, nil
+}
+
+func buildMetrics(cmd *cobra.Command, f *evalFlags) ([]namedMetric, error) {
+	bo := metrics.BLEUOptions{Tokenize: f.tokenize, Lowercase: f.lowercase, Smooth: f.smooth, MaxNgramOrder: f.maxOrder}
+	if cmd.Flags().Changed("smooth-value") {
+		bo.SmoothValue = &f.smoothValue
+	}
+	co := metrics.CHRFOptions{CharOrder: f.chrfChar, WordOrder: f.chrfWord, Beta: f.chrfBeta,
+		Lowercase: f.lowercase, Whitespace: f.chrfSpace, EpsSmoothing: f.chrfEps}
+	var out []namedMetric
+	for _, name := range f.metricNames {
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "bleu":
+			b, err := metrics.NewBLEU(bo)
+			if err != nil {
+				return nil, fmt.Errorf("eval: %w", err)
+			}
+			out = append(out, namedMetric{b, func(h []string, r [][]string) (evalResult, error) {
+				s, err := b.Corpus(h, r)
+				return evalResult{"BLEU", s.Score, s.Signature(), s.Verbose(), map[string]any{
+					"counts": s.Counts, "totals": s.Totals, "precisions": s.Precisions, "bp": s.BP,
+					"ratio": s.Ratio(), "sys_len": s.SysLen, "ref_len": s.RefLen}}, err
+			}})
+		case "chrf":
+			c, err := metrics.NewCHRF(co)
+			if err != nil {
+				return nil, fmt.Errorf("eval: %w", err)
+			}
+			out = append(out, namedMetric{c, func(h []string, r [][]string) (evalResult, error) {
+				s, err := c.Corpus(h, r)
+				return evalResult{s.Name, s.Score, s.Signature(), "", nil}, err
+			}})
+		case "multi-bleu":
+			mb := metrics.NewMultiBLEU(f.lowercase)
+			out = append(out, namedMetric{mb, func(h []string, r [][]string) (evalResult, error) {
+				s, err := mb.Corpus(h, r)
+				return evalResult{mb.Name(), s.Score, s.Signature(), strings.TrimPrefix(s.String(), fmt.Sprintf("BLEU = %.2f, ", s.Score)),
+					map[string]any{"precisions": s.Precisions, "bp": s.BP, "sys_len": s.SysLen, "ref_len": s.RefLen}}, err
+			}})
+		case "rouge":
+			for _, v := range []string{metrics.Rouge1, metrics.Rouge2, metrics.RougeL} {
+				rg, _ := metrics.NewROUGE(v, metrics.ROUGEOptions{Whitespace: f.rougeWhitespace})
+				out = append(out, namedMetric{rg, func(h []string, r [][]string) (evalResult, error) {
+					s, err := rg.Corpus(h, r)
+					return evalResult{s.Name(), s.F1, s.Signature(),
+						fmt.Sprintf("(R = %.2f P = %.2f)", s.Recall, s.Precision),
+						map[string]any{"recall": s.Recall, "precision": s.Precision}}, err
+				}})
+			}
+		default:
+			return nil, fmt.Errorf("eval: unknown metric %q (want bleu, chrf, multi-bleu or rouge)", name)
+		}
+	}
+	return out, nil
+}
+
+func printTable(w io.Writer, width int, rs []evalResult) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "metric\tscore\tdetails")
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%s\t%.*f\t%s\n", r.Name, width, r.Score, r.Verbose)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	sigs := make([][2]string, len(rs))
+	for i, r := range rs {
+		sigs[i] = [2]string{r.Name, r.Signature}
+	}
+	return printSignatures(w, sigs)
+}
+
+// printSignatures prints a second table so that long signatures do not
+// widen the score table's columns.
+func printSignatures(w io.Writer, sigs [][2]string) error {
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "metric\tsignature")
+	for _, s := range sigs {
+		fmt.Fprintf(tw, "%s\t%s\n", s[0], s[1])
+	}
+	return tw.Flush()
+}
+
+func printJSON(w io.Writer, width int, rs []evalResult) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, r := range rs {
+		obj := map[string]any{"name": r.Name, "score": r.Score,
+			"score_str": fmt.Sprintf("%.*f", width, r.Score), "signature": r.Signature}
+		if r.Verbose != "" {
+			obj["verbose_score"] = r.Verbose
+		}
+		for k, v := range r.Extra {
+			obj[k] = v
+		}
+		if err := enc.Encode(obj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func printPaired(w io.Writer, f *evalFlags, ms []namedMetric, base, hyps []string, refs [][]string) error {
+	var results []metrics.PairedResult
+	seed := f.seed
+	for _, nm := range ms {
+		r, err := metrics.PairedBootstrap(nm.m, base, hyps, refs, metrics.BootstrapOptions{Samples: f.bsSamples, Seed: &seed})
+		if err != nil {
+			return fmt.Errorf("eval: %s: %w", nm.m.Name(), err)
+		}
+		results = append(results, r)
+	}
+	if f.jsonOut {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for _, r := range results {
+			if err := enc.Encode(map[string]any{"name": r.Metric, "score": r.System.Score, "signature": r.Signature,
+				"p_value": r.PValue, "baseline": r.Baseline, "system": r.System, "samples": r.Samples, "seed": r.Seed}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	fmt.Fprintf(w, "Paired bootstrap resampling: %d samples, seed %d; baseline %s, system %s\n\n",
+		f.bsSamples, f.seed, f.baseline, displayName(f.hyp))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "metric\tbaseline (μ ± 95% CI)\tsystem (μ ± 95% CI)\tp-value")
+	for _, r := range results {
+		star := ""
+		if r.PValue < 0.05 {
+			star = " *"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.4f%s\n", r.Metric, fmtEstimate(r.Baseline, f.width),
+			fmtEstimate(r.System, f.width), r.PValue, star)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	sigs := make([][2]string, len(results))
+	for i, r := range results {
+		sigs[i] = [2]string{r.Metric, r.Signature}
+	}
+	if err := printSignatures(w, sigs); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\n* p < 0.05: the system differs from the baseline (sacreBLEU 2.x paired_bs p-value).")
+	return nil
+}
+
+func fmtEstimate(e metrics.Estimate, width int) string {
+	return fmt.Sprintf("%.*f (%.*f ± %.*f)", width, e.Score, width, e.Mean, width, e.CI)
+}
