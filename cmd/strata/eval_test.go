@@ -29,7 +29,7 @@ func TestEvalCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"BLEU        48.53  82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)",
+		"48.53  82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)",
 		"nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:",
 		"chrF2", "nrefs:2|case:mixed|eff:yes|nc:6|nw:0|space:no|version:",
 	} {
