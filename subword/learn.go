@@ -42,16 +42,17 @@ type LearnStats struct {
 // learner holds the merge state: words as symbol sequences, pair counts, an
 // index pair -> words, and a lazy heap over pair counts.
 type learner struct {
-	words   [][]int32
-	freq    []int64
-	runes   []int32 // rune length of every symbol
-	counts  map[uint64]int64
-	where   map[uint64][]int32
-	heap    pairHeap
-	visited []int32
-	stamp   int32
-	maxLen  int32
-	touched []uint64
+	words      [][]int32
+	freq       []int64
+	runes      []int32 // rune length of every symbol
+	counts     map[uint64]int64
+	where      map[uint64][]int32
+	heap       pairHeap
+	visited    []int32
+	stamp      int32
+	maxLen     int32
+	touched    []uint64 // pairs whose count grew in this merge, once each
+	touchedSet map[uint64]struct{}
 }
 
 // Learn learns a BPE model from word counts.

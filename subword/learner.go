@@ -11,7 +11,8 @@ import (
 const noSymbol = -1
 
 func newLearner(wc *WordCounts, alphabet []string, maxLen int32) *learner {
-	l := &learner{counts: make(map[uint64]int64), where: make(map[uint64][]int32), maxLen: maxLen}
+	l := &learner{counts: make(map[uint64]int64), where: make(map[uint64][]int32), maxLen: maxLen,
+		touchedSet: make(map[uint64]struct{})}
 	l.runes = make([]int32, NumBytePieces, NumBytePieces+len(alphabet))
 	charID := make(map[rune]int32, len(alphabet))
 	for _, c := range alphabet {
@@ -112,6 +113,7 @@ func (l *learner) merge(pair uint64, a, b, c int32) {
 	l.runes = append(l.runes, l.runes[a]+l.runes[b])
 	l.stamp++
 	l.touched = l.touched[:0]
+	clear(l.touchedSet)
 	ws := l.where[pair]
 	delete(l.where, pair)
 	delete(l.counts, pair)
@@ -168,5 +170,9 @@ func (l *learner) addTouched(a, b int32, n int64, w int32) {
 		return
 	}
 	l.add(a, b, n, w)
-	l.touched = append(l.touched, pairKey(a, b))
+	p := pairKey(a, b)
+	if _, ok := l.touchedSet[p]; !ok {
+		l.touchedSet[p] = struct{}{}
+		l.touched = append(l.touched, p)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"log"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -22,7 +23,16 @@ func main() {
 	model := flag.String("model", "", "write the model here (and skip learning if -encode-only)")
 	encodeOnly := flag.Bool("encode-only", false, "load -model instead of learning")
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "goroutines")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile here")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	lines, err := readLines(*input)
 	if err != nil {
 		log.Fatal(err)

@@ -1,0 +1,129 @@
+package data
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/strata-nmt/strata/internal/atomicfile"
+)
+
+// ManifestFile is written last by Prepare: a data directory without it is
+// incomplete, whatever else it holds.
+const ManifestFile = "manifest.json"
+
+// Names of the other files of a data directory.
+const (
+	ModelFile = "bpe.json"
+	VocabFile = "vocab.txt"
+)
+
+const manifestFormat, manifestVersion = "strata-data", 1
+
+// Manifest records how a data directory was made and what it holds.
+type Manifest struct {
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	// Key hashes the resolved config and the inputs' checksums: a rerun
+	// with the same key has nothing to do.
+	Key          string                `json:"key"`
+	Languages    []string              `json:"languages"`
+	TagScheme    string                `json:"tag_scheme"`
+	TagStyle     string                `json:"tag_style"`
+	TagInLoss    bool                  `json:"tag_in_loss"`
+	DecoderStart string                `json:"decoder_start"`
+	VocabSize    int                   `json:"vocab_size"`
+	MaxLen       int                   `json:"max_len"`
+	Inputs       []FileSum             `json:"inputs"`
+	Outputs      []FileSum             `json:"outputs"`
+	Splits       map[string][]PartInfo `json:"splits"`
+	Report       Report                `json:"report"`
+	Config       *Config               `json:"config"`
+}
+
+// FileSum identifies a file by size and SHA-256.
+type FileSum struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// PartInfo is one direction of one corpus within a split.
+type PartInfo struct {
+	Corpus   string `json:"corpus"` // file name in the data directory
+	SrcLang  string `json:"src_lang"`
+	TgtLang  string `json:"tgt_lang"`
+	Reversed bool   `json:"reversed"` // source is the corpus's second column
+	Pairs    int    `json:"pairs"`
+}
+
+func sumFile(path string) (FileSum, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return FileSum{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return FileSum{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return FileSum{Path: path, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// ReadManifest reads the manifest of a data directory.
+func ReadManifest(dir string) (*Manifest, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, fmt.Errorf("%s is not a prepared data directory (no %s; run strata prepare, or it was interrupted)", dir, ManifestFile)
+		}
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
+	}
+	if m.Format != manifestFormat || m.Version != manifestVersion {
+		return nil, fmt.Errorf("%s: format %q version %d, want %q version %d", filepath.Join(dir, ManifestFile), m.Format, m.Version, manifestFormat, manifestVersion)
+	}
+	return &m, nil
+}
+
+func (m *Manifest) write(dir string) error {
+	raw, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, ManifestFile), append(raw, '\n'))
+}
+
+// checkOutputs verifies that every output exists with its recorded size and,
+// if full, checksum.
+func (m *Manifest) checkOutputs(dir string, full bool) error {
+	for _, o := range m.Outputs {
+		p := filepath.Join(dir, o.Path)
+		if !full {
+			st, err := os.Stat(p)
+			if err != nil {
+				return err
+			}
+			if st.Size() != o.Size {
+				return fmt.Errorf("%s: %d bytes, the manifest says %d", p, st.Size(), o.Size)
+			}
+			continue
+		}
+		s, err := sumFile(p)
+		if err != nil {
+			return err
+		}
+		if s.Size != o.Size || s.SHA256 != o.SHA256 {
+			return fmt.Errorf("%s: checksum differs from the manifest", p)
+		}
+	}
+	return nil
+}
