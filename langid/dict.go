@@ -34,11 +34,7 @@ type dictionary struct {
 	// pruned (hash ids map to nwords+id), 0 when every n-gram was pruned,
 	// otherwise the number of kept n-gram rows.
 	pruneSize int64
-	// pruneDense maps a hash bucket to its kept row (-1: pruned). A dense
-	// slice instead of fastText's unordered_map because the lookup runs for
-	// every n-gram of every token and the slice costs 4 bytes per bucket.
-	pruneDense []int32
-	pruneMap   map[int32]int32 // used instead when bucket is very large
+	prune     *pruneTable // when pruneSize > 0
 }
 
 // hashBytes is fastText's FNV-1a variant: each byte is sign-extended from
@@ -68,17 +64,7 @@ func (d *dictionary) pushHash(ids []int32, id int32) []int32 {
 	return append(ids, d.nwords+id)
 }
 
-func (d *dictionary) prunedRow(id int32) (int32, bool) {
-	if d.pruneDense != nil {
-		if int(id) >= len(d.pruneDense) {
-			return 0, false
-		}
-		r := d.pruneDense[id]
-		return r, r >= 0
-	}
-	r, ok := d.pruneMap[id]
-	return r, ok
-}
+func (d *dictionary) prunedRow(id int32) (int32, bool) { return d.prune.get(id) }
 
 // charNgrams appends the rows of the character n-grams of word, which must
 // already carry the "<" and ">" markers (Dictionary::computeSubwords).

@@ -191,9 +191,6 @@ func (d *dictionary) readEntries(r *binReader, size int32) error {
 	return nil
 }
 
-// denseLimit bounds the bucket count for which pruneDense is used (64 MiB).
-const denseLimit = 1 << 24
-
 func (d *dictionary) readPruneIndex(r *binReader) error {
 	if d.pruneSize <= 0 {
 		return nil
@@ -201,25 +198,14 @@ func (d *dictionary) readPruneIndex(r *binReader) error {
 	if d.pruneSize > int64(len(r.buf)-r.off)/8 {
 		return r.truncated("dictionary pruneidx", int(min(d.pruneSize*8, 1<<31-1)))
 	}
-	if d.bucket <= denseLimit {
-		d.pruneDense = make([]int32, d.bucket)
-		for i := range d.pruneDense {
-			d.pruneDense[i] = -1
-		}
-	} else {
-		d.pruneMap = make(map[int32]int32, d.pruneSize)
-	}
+	d.prune = newPruneTable(d.pruneSize)
 	for i := int64(0); i < d.pruneSize; i++ {
 		from, _ := r.int32("pruneidx key")
 		to, _ := r.int32("pruneidx value")
 		if from < 0 || from >= d.bucket || to < 0 {
 			return r.corrupt("pruneidx pair %d maps bucket %d to row %d (buckets: %d)", i, from, to, d.bucket)
 		}
-		if d.pruneDense != nil {
-			d.pruneDense[from] = to
-		} else {
-			d.pruneMap[from] = to
-		}
+		d.prune.put(from, to)
 	}
 	return nil
 }

@@ -132,14 +132,8 @@ func (m *Model) check(r *binReader) error {
 	switch {
 	case d.pruneSize < 0:
 		need += int64(d.bucket)
-	case d.pruneDense != nil:
-		for _, v := range d.pruneDense {
-			need = max(need, int64(d.nwords)+int64(v)+1)
-		}
-	default:
-		for _, v := range d.pruneMap {
-			need = max(need, int64(d.nwords)+int64(v)+1)
-		}
+	case d.pruneSize > 0:
+		need += int64(d.prune.maxRow()) + 1
 	}
 	if m.input.rows() < need {
 		return fmt.Errorf("%s: corrupt fastText model: input matrix has %d rows, the dictionary needs %d",

@@ -79,7 +79,9 @@ func equalInts(a, b []int32) bool {
 }
 
 func TestPushHashPruning(t *testing.T) {
-	d := &dictionary{nwords: 10, pruneSize: 2, pruneDense: []int32{-1, 0, -1, 1}}
+	d := &dictionary{nwords: 10, pruneSize: 2, prune: newPruneTable(2)}
+	d.prune.put(1, 0)
+	d.prune.put(3, 1)
 	if got := d.pushHash(d.pushHash(d.pushHash(nil, 1), 2), 3); !equalInts(got, []int32{10, 11}) {
 		t.Errorf("pruned pushHash = %v, want [10 11] (bucket 2 was pruned)", got)
 	}
@@ -265,4 +267,25 @@ func TestFallbackSaysSo(t *testing.T) {
 	}
 	var _ Detector = f
 	var _ Detector = (*Model)(nil)
+}
+
+func TestPruneTableMatchesMap(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	want := map[int32]int32{}
+	p := newPruneTable(5000)
+	for range 5000 {
+		k, v := int32(r.Intn(20000)), int32(r.Intn(1<<30))
+		want[k] = v // repeated keys: the last value wins, as in C++
+		p.put(k, v)
+	}
+	for k := int32(0); k < 20000; k++ {
+		v, ok := p.get(k)
+		wv, wok := want[k]
+		if ok != wok || v != wv {
+			t.Fatalf("get(%d) = %d,%v; want %d,%v", k, v, ok, wv, wok)
+		}
+	}
+	if p.n != len(want) {
+		t.Errorf("table holds %d keys, want %d", p.n, len(want))
+	}
 }
