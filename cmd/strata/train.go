@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/train"
+)
+
+type trainFlags struct {
+	dataDir, preset, modelConfig, trainSplit, validSplit string
+	sets, l2                                             []string
+	maxTokens, validMaxTokens                            int
+	temperature                                          float64
+	betas                                                string
+}
+
+func init() {
+	o := train.Defaults()
+	var f trainFlags
+	cmd := &cobra.Command{
+		Use:   "train --data DIR --save-dir RUN [--preset NAME | --model-config FILE] [--set key=value ...]",
+		Short: "Train a model on a prepared data directory",
+		Long: `Train an encoder-decoder model on a directory written by 'strata prepare'.
+
+The model comes from a preset (tiny, msc-small, transformer-iwslt,
+transformer-base, transformer-big, and the deep presets) or a YAML file, and
+any field can be overridden with --set key=value (e.g. --set encoder_norm=pre
+--set no_residual_layer=4). Vocabulary sizes come from the data directory.
+
+Checkpoints go to --save-dir (checkpoint_N.bin, checkpoint_last.bin,
+checkpoint_best.bin), metrics to RUN/metrics.jsonl. Ctrl-C saves a checkpoint;
+--resume continues exactly where the last checkpoint stopped.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTrain(cmd, o, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.dataDir, "data", "", "prepared data directory (strata prepare)")
+	fl.StringVar(&o.SaveDir, "save-dir", "", "run directory for checkpoints and logs")
+	fl.StringVar(&f.preset, "preset", "transformer-iwslt", "model preset")
+	fl.StringVar(&f.modelConfig, "model-config", "", "YAML model config (overrides --preset)")
+	fl.StringArrayVar(&f.sets, "set", nil, "override a model field: key=value (repeatable)")
+	fl.StringVar(&f.trainSplit, "train-split", "train", "split to train on")
+	fl.StringVar(&f.validSplit, "valid-split", "valid", "split to validate on (empty: none)")
+	fl.IntVar(&f.maxTokens, "max-tokens", 4096, "tokens per batch, padding included")
+	fl.IntVar(&f.validMaxTokens, "valid-max-tokens", 8192, "tokens per validation batch")
+	fl.Float64Var(&f.temperature, "temperature", 1, "sampling temperature over language pairs (1: proportional)")
+	fl.IntVar(&o.UpdateFreq, "update-freq", o.UpdateFreq, "accumulate gradients over this many batches per update")
+	fl.Float64Var(&o.LR, "lr", o.LR, "peak learning rate")
+	fl.IntVar(&o.WarmupUpdates, "warmup-updates", o.WarmupUpdates, "linear warm-up updates (inverse-sqrt decay after)")
+	fl.Float64Var(&o.WarmupInitLR, "warmup-init-lr", o.WarmupInitLR, "learning rate at update 0")
+	fl.StringVar(&f.betas, "adam-betas", "0.9,0.98", "Adam β1,β2")
+	fl.Float64Var(&o.Adam.Eps, "adam-eps", o.Adam.Eps, "Adam ε")
+	fl.Float64Var(&o.Adam.WeightDecay, "weight-decay", 0, "decoupled weight decay")
+	fl.StringArrayVar(&f.l2, "l2", nil, "L2 regularisation of a parameter group: group=λ, e.g. encoder=1e-5 (repeatable)")
+	fl.Float64Var(&o.ClipNorm, "clip-norm", o.ClipNorm, "clip the global gradient norm (0: off)")
+	fl.Float32Var(&o.LabelSmoothing, "label-smoothing", o.LabelSmoothing, "label smoothing ε")
+	fl.IntVar(&o.MaxUpdate, "max-update", 0, "stop after this many updates")
+	fl.IntVar(&o.MaxEpoch, "max-epoch", 0, "stop after this many epochs")
+	fl.IntVar(&o.ValidInterval, "validate-interval-updates", 0, "validate every N updates (0: each epoch)")
+	fl.IntVar(&o.SaveInterval, "save-interval-updates", 0, "checkpoint every N updates (0: each epoch)")
+	fl.IntVar(&o.KeepLast, "keep-last", o.KeepLast, "numbered checkpoints to keep")
+	fl.IntVar(&o.Patience, "patience", 0, "stop after N validations without improvement (0: off)")
+	fl.IntVar(&o.MaxBadUpdates, "max-bad-updates", o.MaxBadUpdates, "stop after N non-finite updates in a row")
+	fl.Uint64Var(&o.Seed, "seed", o.Seed, "random seed (initialisation, dropout, batch order)")
+	fl.BoolVar(&o.Resume, "resume", false, "continue from RUN/checkpoint_last.bin")
+	fl.IntVar(&o.LogInterval, "log-interval", o.LogInterval, "updates between log lines")
+	fl.BoolVar(&o.LogGradNorms, "log-grad-norms", false, "log per-layer gradient norms to metrics.jsonl")
+	fl.IntVar(&o.Threads, "threads", 0, "kernel threads (0: all cores)")
+	rootCmd.AddCommand(cmd)
+}
+
+func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) error {
+	if f.dataDir == "" || o.SaveDir == "" {
+		return fmt.Errorf("train: --data and --save-dir are required")
+	}
+	ds, err := data.Open(f.dataDir)
+	if err != nil {
+		return err
+	}
+	if o.Model, err = modelConfig(f, ds); err != nil {
+		return err
+	}
+	if err := parseAdam(&o, f); err != nil {
+		return err
+	}
+	split, err := ds.Split(f.trainSplit)
+	if err != nil {
+		return err
+	}
+	b, err := data.NewBatcher(split, ds.Sequencer(), data.BatcherOptions{MaxTokens: f.maxTokens, Seed: o.Seed, Temperature: f.temperature})
+	if err != nil {
+		return err
+	}
+	var valid []model.Batch
+	if f.validSplit != "" {
+		if valid, err = train.ValidBatches(ds, f.validSplit, f.validMaxTokens); err != nil {
+			return err
+		}
+	}
+	o.Log = cmd.ErrOrStderr()
+	o.LogIsTerminal = term.IsTerminal(int(os.Stderr.Fd()))
+	if err := train.WriteRunInfo(o.SaveDir, train.RunInfo{DataDir: f.dataDir, Model: o.Model.Summary(),
+		Command: strings.Join(os.Args, " ")}); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := train.Run(ctx, o, train.DataSource{B: b}, valid)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "%s after %d updates (%d epochs); best valid nll %.3f bits; %.0f target tokens/s; run in %s\n",
+		res.Stopped, res.Updates, res.Epochs, res.BestValid, res.TokensPerS, o.SaveDir)
+	return nil
+}
+
+func modelConfig(f trainFlags, ds *data.Dataset) (model.Config, error) {
+	var c model.Config
+	var err error
+	if f.modelConfig != "" {
+		c, err = model.LoadConfig(f.modelConfig)
+	} else {
+		c, err = model.Preset(f.preset)
+	}
+	if err != nil {
+		return c, err
+	}
+	c.SrcVocab, c.TgtVocab, c.PadID = ds.Vocab.Size(), ds.Vocab.Size(), data.PadID
+	if err := c.Override(f.sets); err != nil {
+		return c, err
+	}
+	return c, c.Validate()
+}
+
+func parseAdam(o *train.Options, f trainFlags) error {
+	parts := strings.Split(f.betas, ",")
+	if len(parts) != 2 {
+		return fmt.Errorf("--adam-betas %q: want two numbers, e.g. 0.9,0.98", f.betas)
+	}
+	var err1, err2 error
+	o.Adam.Beta1, err1 = strconv.ParseFloat(strings.TrimSpace(parts[0]), 64)
+	o.Adam.Beta2, err2 = strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("--adam-betas %q: want two numbers, e.g. 0.9,0.98", f.betas)
+	}
+	if len(f.l2) > 0 {
+		o.Adam.L2 = map[string]float64{}
+	}
+	for _, s := range f.l2 {
+		k, v, ok := strings.Cut(s, "=")
+		x, err := strconv.ParseFloat(v, 64)
+		if !ok || err != nil {
+			return fmt.Errorf("--l2 %q: want group=λ, e.g. encoder=1e-5", s)
+		}
+		o.Adam.L2[k] = x
+	}
+	return nil
+}
