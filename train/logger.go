@@ -125,6 +125,9 @@ func (l *logger) update(st State, s updateStats) {
 }
 
 func (l *logger) eta(st State) string {
+	if l.opts.MaxTime > 0 && l.opts.MaxUpdate <= 0 {
+		return fmt.Sprintf(" | ETA %s", (l.opts.MaxTime - time.Since(l.start)).Round(time.Second))
+	}
 	if l.opts.MaxUpdate <= 0 || st.Update <= l.first {
 		return ""
 	}

@@ -6,6 +6,7 @@ package train
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/strata-nmt/strata/model"
 )
@@ -25,6 +26,9 @@ type Options struct {
 
 	MaxUpdate int `yaml:"max_update"`
 	MaxEpoch  int `yaml:"max_epoch"`
+	// MaxTime stops training (cleanly, with a final checkpoint) once this
+	// much wall time has passed in this invocation (fairseq's --stop-time).
+	MaxTime time.Duration `yaml:"max_time"`
 	// ValidInterval: validate every this many updates (0: at each epoch end).
 	ValidInterval int `yaml:"validate_interval_updates"`
 	// SaveInterval: checkpoint every this many updates (0: at each epoch end).
@@ -66,8 +70,8 @@ func (o *Options) validate() error {
 	switch {
 	case o.SaveDir == "":
 		return fmt.Errorf("train: save_dir is required")
-	case o.MaxUpdate <= 0 && o.MaxEpoch <= 0:
-		return fmt.Errorf("train: set max_update or max_epoch (otherwise training never ends)")
+	case o.MaxUpdate <= 0 && o.MaxEpoch <= 0 && o.MaxTime <= 0:
+		return fmt.Errorf("train: set max_update, max_epoch or a time limit (otherwise training never ends)")
 	case o.UpdateFreq < 1:
 		return fmt.Errorf("train: update_freq must be ≥ 1")
 	case o.LR <= 0:

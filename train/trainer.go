@@ -98,9 +98,11 @@ func (r *run) logf(format string, args ...any) {
 	}
 }
 
-func (r *run) done() (bool, string) {
+func (r *run) done(start time.Time) (bool, string) {
 	o := r.opts
 	switch {
+	case o.MaxTime > 0 && time.Since(start) >= o.MaxTime:
+		return true, fmt.Sprintf("reached the time limit of %s", o.MaxTime)
 	case o.MaxUpdate > 0 && r.st.Update >= o.MaxUpdate:
 		return true, fmt.Sprintf("reached max_update %d", o.MaxUpdate)
 	case o.MaxEpoch > 0 && r.st.Epoch > o.MaxEpoch:
@@ -120,7 +122,7 @@ func (r *run) loop(ctx context.Context) error {
 		}
 	}()
 	for {
-		if stop, why := r.done(); stop {
+		if stop, why := r.done(start); stop {
 			r.res.Stopped = why
 			r.logf("done: %s", why)
 			return r.finish()

@@ -69,6 +69,7 @@ checkpoint_best.bin), metrics to RUN/metrics.jsonl. Ctrl-C saves a checkpoint;
 	fl.Float32Var(&o.LabelSmoothing, "label-smoothing", o.LabelSmoothing, "label smoothing ε")
 	fl.IntVar(&o.MaxUpdate, "max-update", 0, "stop after this many updates")
 	fl.IntVar(&o.MaxEpoch, "max-epoch", 0, "stop after this many epochs")
+	fl.DurationVar(&o.MaxTime, "stop-time", 0, "stop after this much training time, e.g. 90m (0: no limit)")
 	fl.IntVar(&o.ValidInterval, "validate-interval-updates", 0, "validate every N updates (0: each epoch)")
 	fl.IntVar(&o.SaveInterval, "save-interval-updates", 0, "checkpoint every N updates (0: each epoch)")
 	fl.IntVar(&o.KeepLast, "keep-last", o.KeepLast, "numbered checkpoints to keep")
