@@ -21,8 +21,6 @@ const (
 // The 1e-5 is why a certain prediction prints as 1.00001.
 func stdLog(x float32) float32 { return float32(math.Log(float64(x) + 1e-5)) }
 
-// expf is C's expf, computed in double and rounded once to float32.
-func expf(x float32) float32 { return float32(math.Exp(float64(x))) }
 
 // Sigmoid lookup table of fastText's Loss, used by the ns and ova losses
 // (BinaryLogisticLoss::computeOutput); hs prediction uses the exact sigmoid.
@@ -119,7 +117,10 @@ func (m *Model) computeOutput(s *scratch) {
 	}
 	var z float32
 	for i, v := range out {
-		out[i] = expf(v - mx)
+		// fastText calls the unqualified exp here, which resolves to the
+		// double-precision C function (unlike std::exp(float) elsewhere);
+		// the synthetic softmax tests are byte-identical only this way.
+		out[i] = float32(math.Exp(float64(v - mx)))
 		z += out[i]
 	}
 	for i := range out {
