@@ -21,7 +21,6 @@ const (
 // The 1e-5 is why a certain prediction prints as 1.00001.
 func stdLog(x float32) float32 { return float32(math.Log(float64(x) + 1e-5)) }
 
-
 // Sigmoid lookup table of fastText's Loss, used by the ns and ova losses
 // (BinaryLogisticLoss::computeOutput); hs prediction uses the exact sigmoid.
 const (
