@@ -1,0 +1,50 @@
+package model
+
+import "github.com/strata-nmt/strata/engine"
+
+// Forward runs decoder layer n with teacher forcing over t steps: masked
+// self-attention, then the encoder attention over block n (mem) fused with
+// the attention over C^n, then the FFN (Eq. 11, 13).
+func (l MSCDecoderLayer) Forward(g *engine.Graph, x, mem *engine.Tensor, c contextMemory, b, t, s int, memPad []bool) (y, selfP, crossP *engine.Tensor) {
+	if l.Ctx == nil {
+		return l.DecoderLayer.Forward(g, x, mem, b, t, s, memPad)
+	}
+	x = l.SelfSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+		var o *engine.Tensor
+		o, selfP = l.Self.Apply(g, h, b, t, nil, true)
+		return o
+	})
+	kv, kvc := l.Cross.Memory(g, mem), l.Ctx.Memory(g, c)
+	x = l.CrossSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+		var ah *engine.Tensor
+		ah, crossP = l.Cross.Apply(g, h, kv, b, t, s, memPad)
+		fused, _ := l.Ctx.Apply(g, h, ah, kvc, c, b, t)
+		return fused
+	})
+	y = l.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) })
+	return y, selfP, crossP
+}
+
+// Decode implements Model (full recomputation; see docs/models-deep.md for
+// incremental decoding).
+func (m *MSC) Decode(g *engine.Graph, enc *EncoderOut, tgtIn []int32, t int, opt Collect) *DecoderOut {
+	b := enc.B
+	x := embedTokens(g, &m.cfg, m.Emb, m.Emb.Tgt, tgtIn, t, 0)
+	out := &DecoderOut{}
+	for i, l := range m.Dec {
+		var sp, cp *engine.Tensor
+		x, sp, cp = l.Forward(g, x, enc.Memories[i], m.contextFor(enc, i), b, t, enc.S, enc.KeyPad)
+		if opt.States {
+			out.States = append(out.States, x)
+		}
+		if opt.Attention {
+			out.SelfAttention = append(out.SelfAttention, sp)
+			out.CrossAttn = append(out.CrossAttn, cp)
+		}
+	}
+	if m.cfg.FinalNorm && m.cfg.DecoderNorm != NormPost {
+		x = m.DecLN.Apply(g, x)
+	}
+	out.Logits = g.Linear(x, m.Emb.Out, nil)
+	return out
+}
