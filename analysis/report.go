@@ -1,0 +1,185 @@
+package analysis
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/strata-nmt/strata/internal/atomicfile"
+)
+
+// WriteJSON writes v as indented JSON, atomically.
+func WriteJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, append(b, '\n'))
+}
+
+// ReadMatrix reads a matrix.json written by EvalMatrix's caller.
+func ReadMatrix(path string) (*MatrixResult, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r MatrixResult
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: not a matrix result: %w", path, err)
+	}
+	if len(r.Directions) == 0 {
+		return nil, fmt.Errorf("%s: matrix result without directions", path)
+	}
+	return &r, nil
+}
+
+func pct(x float64) string { return fmt.Sprintf("%.2f%%", 100*x) }
+
+// WriteMarkdown writes the per-direction table, the averages and a BLEU
+// grid (rows: source, columns: target).
+func (r *MatrixResult) WriteMarkdown(w io.Writer) error {
+	bw := &errWriter{w: w}
+	bw.printf("# Evaluation matrix\n\n")
+	bw.printf("- model: `%s`\n- test set: `%s` (%d lines per language)\n", r.Model, r.TestSet, r.Lines)
+	bw.printf("- language identification: %s\n", r.Detector)
+	if r.DetectorFallback {
+		bw.printf("- **note:** fastText lid.176 was not available; off-target rates come from the fallback detector above and are not comparable with the paper's\n")
+	}
+	if len(r.Directions) > 0 {
+		bw.printf("- BLEU: SacreBLEU, tokenizer zh for Chinese targets and 13a otherwise (e.g. `%s`); chrF `%s`\n",
+			r.Directions[0].BLEUSignature, r.Directions[0].CHRFSignature)
+	}
+	bw.printf("- off-target: share of outputs whose identified language is not the target\n\n")
+	bw.printf("| direction | kind | BLEU | chrF | off-target | pivot BLEU | pivot chrF | pivot off-target |\n")
+	bw.printf("|---|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, d := range r.Directions {
+		p := "| | |"
+		if d.Pivot != nil {
+			p = fmt.Sprintf("| %.2f | %.2f | %s |", d.Pivot.BLEU, d.Pivot.CHRF, pct(d.Pivot.OffTarget))
+		}
+		bw.printf("| %s | %s | %.2f | %.2f | %s %s\n", d.Direction, d.Kind, d.BLEU, d.CHRF, pct(d.OffTarget), p)
+	}
+	bw.printf("\n| average | directions | BLEU | chrF | off-target |\n|---|---:|---:|---:|---:|\n")
+	avg := func(name string, a Average) {
+		bw.printf("| %s | %d | %.2f | %.2f | %s |\n", name, a.Directions, a.BLEU, a.CHRF, pct(a.OffTarget))
+	}
+	avg("supervised", r.Supervised)
+	avg("zero-shot", r.ZeroShot)
+	if r.PivotZeroShot != nil {
+		avg("zero-shot via "+r.Pivot+" (pivot)", *r.PivotZeroShot)
+	}
+	r.writeGrid(bw)
+	return bw.err
+}
+
+// writeGrid prints direct BLEU as a source × target grid.
+func (r *MatrixResult) writeGrid(bw *errWriter) {
+	langs := r.languages()
+	bw.printf("\nBLEU by direction (row: source, column: target)\n\n| src \\ tgt |")
+	for _, l := range langs {
+		bw.printf(" %s |", l)
+	}
+	bw.printf("\n|---|%s\n", strings.Repeat("---:|", len(langs)))
+	for _, s := range langs {
+		bw.printf("| %s |", s)
+		for _, t := range langs {
+			if v, ok := r.bleu(s, t); ok {
+				bw.printf(" %.1f |", v)
+			} else {
+				bw.printf(" |")
+			}
+		}
+		bw.printf("\n")
+	}
+}
+
+// languages lists every language of the directions: the pivot first, the
+// others sorted.
+func (r *MatrixResult) languages() []string {
+	seen := map[string]bool{}
+	for _, d := range r.Directions {
+		seen[d.Src], seen[d.Tgt] = true, true
+	}
+	var out []string
+	for l := range seen {
+		if l != r.Pivot {
+			out = append(out, l)
+		}
+	}
+	sort.Strings(out)
+	if seen[r.Pivot] {
+		out = append([]string{r.Pivot}, out...)
+	}
+	return out
+}
+
+func (r *MatrixResult) bleu(src, tgt string) (float64, bool) {
+	for _, d := range r.Directions {
+		if d.Src == src && d.Tgt == tgt {
+			return d.BLEU, true
+		}
+	}
+	return math.NaN(), false
+}
+
+// ZeroShotGrid returns the non-pivot languages and their zero-shot BLEU as
+// grid[i][j] for source i and target j (NaN on the diagonal and where a
+// direction was not evaluated), for the heat map.
+func (r *MatrixResult) ZeroShotGrid() ([]string, [][]float64) {
+	var langs []string
+	for _, l := range r.languages() {
+		if l != r.Pivot {
+			langs = append(langs, l)
+		}
+	}
+	grid := make([][]float64, len(langs))
+	for i, s := range langs {
+		grid[i] = make([]float64, len(langs))
+		for j, t := range langs {
+			grid[i][j], _ = r.bleu(s, t)
+		}
+	}
+	return langs, grid
+}
+
+// SummaryRow names a system for SummaryMarkdown.
+type SummaryRow struct {
+	Name   string
+	Result *MatrixResult
+}
+
+// SummaryMarkdown writes a table in the layout of the paper's Table 2: one
+// row per system with zero-shot BLEU (off-target rate), supervised BLEU and
+// the chrF averages, preceded by a pivot row taken from the first system
+// that has pivot results.
+func SummaryMarkdown(w io.Writer, rows []SummaryRow) error {
+	bw := &errWriter{w: w}
+	bw.printf("| system | zero-shot BLEU (off-target) | zero-shot chrF | supervised BLEU (off-target) | supervised chrF |\n")
+	bw.printf("|---|---:|---:|---:|---:|\n")
+	for _, r := range rows {
+		if p := r.Result.PivotZeroShot; p != nil {
+			bw.printf("| pivot through %s (%s) | %.2f (%s) | %.2f | – | – |\n", r.Result.Pivot, r.Name, p.BLEU, pct(p.OffTarget), p.CHRF)
+			break
+		}
+	}
+	for _, r := range rows {
+		z, s := r.Result.ZeroShot, r.Result.Supervised
+		bw.printf("| %s | %.2f (%s) | %.2f | %.2f (%s) | %.2f |\n", r.Name, z.BLEU, pct(z.OffTarget), z.CHRF, s.BLEU, pct(s.OffTarget), s.CHRF)
+	}
+	return bw.err
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
