@@ -1,0 +1,77 @@
+package engine
+
+import "testing"
+
+// StepAttention over keys scattered through a cache must equal Attention
+// over the same keys laid out contiguously (one query per batch element).
+func TestStepAttentionMatchesAttention(t *testing.T) {
+	r := NewRNG(5)
+	const n, tk, d, h, slots = 3, 4, 8, 2, 5
+	q := param(r, "q", n, d)
+	k, v := param(r, "k", n*tk, d), param(r, "v", n*tk, d)
+	pad := make([]bool, n*tk)
+	pad[tk-1], pad[2*tk+1] = true, true
+
+	// Scatter key j of query i into cache row j·slots + perm(i), with K and
+	// V side by side, the way the decoder's step cache stores them.
+	cache := make([]float32, tk*slots*2*d)
+	idx := make([]int32, n*tk)
+	for i := 0; i < n; i++ {
+		for j := 0; j < tk; j++ {
+			row := j*slots + (i*2+j)%slots
+			idx[i*tk+j] = int32(row)
+			copy(cache[row*2*d:], k.Data[(i*tk+j)*d:(i*tk+j+1)*d])
+			copy(cache[row*2*d+d:], v.Data[(i*tk+j)*d:(i*tk+j+1)*d])
+		}
+	}
+	g := NewInference()
+	want, wantP := g.Attention(Cols{q, 0}, Cols{k, 0}, Cols{v, 0}, n, 1, tk, AttnOptions{Heads: h, KeyPad: pad})
+	got, gotP := g.StepAttention(Cols{q, 0}, n, tk, h, KVRows{Data: cache, LD: 2 * d, KCol: 0, VCol: d, Index: idx, Pad: pad})
+	for i := range want.Data {
+		if !near(float64(got.Data[i]), float64(want.Data[i]), 1e-6) {
+			t.Fatalf("ctx[%d] = %v, Attention gives %v", i, got.Data[i], want.Data[i])
+		}
+	}
+	for i := range wantP.Data {
+		if !near(float64(gotP.Data[i]), float64(wantP.Data[i]), 1e-6) {
+			t.Fatalf("probs[%d] = %v, Attention gives %v", i, gotP.Data[i], wantP.Data[i])
+		}
+	}
+	if gotP.Data[tk-1] != 0 {
+		t.Fatalf("padded key got weight %v", gotP.Data[tk-1])
+	}
+}
+
+// The last query row of causal self-attention is what one decoding step
+// computes from a cache holding the earlier keys.
+func TestStepAttentionIsLastCausalRow(t *testing.T) {
+	r := NewRNG(6)
+	const tq, d, h = 5, 12, 3
+	qkv := param(r, "qkv", tq, 3*d)
+	g := NewInference()
+	full, _ := g.Attention(Cols{qkv, 0}, Cols{qkv, d}, Cols{qkv, 2 * d}, 1, tq, tq, AttnOptions{Heads: h, Causal: true})
+	for step := 0; step < tq; step++ {
+		idx := make([]int32, step+1)
+		for j := range idx {
+			idx[j] = int32(j)
+		}
+		row := FromData(qkv.Data[step*3*d:(step+1)*3*d], 1, 3*d)
+		got, _ := g.StepAttention(Cols{row, 0}, 1, step+1, h, KVRows{Data: qkv.Data, LD: 3 * d, KCol: d, VCol: 2 * d, Index: idx})
+		for c := 0; c < d; c++ {
+			if w := full.Data[step*d+c]; !near(float64(got.Data[c]), float64(w), 1e-6) {
+				t.Fatalf("step %d col %d: %v, causal attention gives %v", step, c, got.Data[c], w)
+			}
+		}
+	}
+}
+
+func TestStepAttentionRejectsBadIndex(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("an index outside the cache was accepted")
+		}
+	}()
+	g := NewInference()
+	q := NewTensor(1, 4)
+	g.StepAttention(Cols{q, 0}, 1, 1, 1, KVRows{Data: make([]float32, 8), LD: 8, VCol: 4, Index: []int32{1}})
+}
