@@ -9,12 +9,13 @@ import (
 // WordCounts is the word-frequency table BPE learns from: each key is a
 // space-free segment of a line (the word is the marker followed by it).
 type WordCounts struct {
-	m     map[string]int64
+	m     map[string]int32 // word -> index in n
+	n     []int64
 	lines int64
 }
 
 // NewWordCounts returns an empty table.
-func NewWordCounts() *WordCounts { return &WordCounts{m: make(map[string]int64)} }
+func NewWordCounts() *WordCounts { return &WordCounts{m: make(map[string]int32)} }
 
 // Len is the number of distinct words.
 func (c *WordCounts) Len() int { return len(c.m) }
@@ -37,18 +38,19 @@ func (c *WordCounts) AddLine(line string) {
 }
 
 func (c *WordCounts) add(w string, n int64) {
-	if _, ok := c.m[w]; ok {
-		c.m[w] += n
+	if i, ok := c.m[w]; ok {
+		c.n[i] += n
 		return
 	}
 	// Clone so the table does not pin the whole line in memory.
-	c.m[strings.Clone(w)] = n
+	c.m[strings.Clone(w)] = int32(len(c.n))
+	c.n = append(c.n, n)
 }
 
 // Merge adds the counts of o to c.
 func (c *WordCounts) Merge(o *WordCounts) {
-	for w, n := range o.m {
-		c.add(w, n)
+	for w, i := range o.m {
+		c.add(w, o.n[i])
 	}
 	c.lines += o.lines
 }
@@ -80,7 +82,7 @@ func (c *WordCounts) AddLines(lines []string, workers int) {
 	wg.Wait()
 	if len(c.m) == 0 {
 		// Adopt the first table instead of copying it.
-		c.m, c.lines, parts = parts[0].m, c.lines+parts[0].lines, parts[1:]
+		c.m, c.n, c.lines, parts = parts[0].m, parts[0].n, c.lines+parts[0].lines, parts[1:]
 	}
 	for _, p := range parts {
 		c.Merge(p)

@@ -41,18 +41,26 @@ type LearnStats struct {
 
 // learner holds the merge state: words as symbol sequences, pair counts, an
 // index pair -> words, and a lazy heap over pair counts.
+//
+// pairState keeps a pair's count and the words that contain it together, so
+// updating a pair costs one map lookup.
 type learner struct {
-	words      [][]int32
-	freq       []int64
-	runes      []int32 // rune length of every symbol
-	counts     map[uint64]int64
-	where      map[uint64][]int32
-	heap       pairHeap
-	visited    []int32
-	stamp      int32
-	maxLen     int32
-	touched    []uint64 // pairs whose count grew in this merge, once each
-	touchedSet map[uint64]struct{}
+	words   [][]int32
+	freq    []int64
+	runes   []int32          // rune length of every symbol
+	index   map[uint64]int32 // pair -> its entry in pairs
+	pairs   []pairState
+	heap    pairHeap
+	visited []int32
+	stamp   int32
+	maxLen  int32
+	touched []uint64 // pairs whose count grew in this merge, once each
+}
+
+type pairState struct {
+	count   int64
+	words   []int32 // may repeat a word, or list one that lost the pair
+	touched int32   // stamp of the last merge that raised the count
 }
 
 // Learn learns a BPE model from word counts.
@@ -112,7 +120,8 @@ func Learn(wc *WordCounts, opt Options) (*Model, LearnStats, error) {
 func chooseAlphabet(wc *WordCounts, coverage float64) (alphabet []string, uncovered int64, seen int) {
 	freq := map[rune]int64{markerRune: 0}
 	var total int64
-	for w, n := range wc.m {
+	for w, i := range wc.m {
+		n := wc.n[i]
 		freq[markerRune] += n
 		total += n
 		for _, r := range w {

@@ -11,8 +11,7 @@ import (
 const noSymbol = -1
 
 func newLearner(wc *WordCounts, alphabet []string, maxLen int32) *learner {
-	l := &learner{counts: make(map[uint64]int64), where: make(map[uint64][]int32), maxLen: maxLen,
-		touchedSet: make(map[uint64]struct{})}
+	l := &learner{index: make(map[uint64]int32), maxLen: maxLen}
 	l.runes = make([]int32, NumBytePieces, NumBytePieces+len(alphabet))
 	charID := make(map[rune]int32, len(alphabet))
 	for _, c := range alphabet {
@@ -24,20 +23,25 @@ func newLearner(wc *WordCounts, alphabet []string, maxLen int32) *learner {
 
 	// Words in a fixed order (frequency, then text) make learning
 	// deterministic whatever the map order.
-	keys := make([]string, 0, len(wc.m))
-	for w := range wc.m {
-		keys = append(keys, w)
+	type wordCount struct {
+		w string
+		n int64
 	}
-	slices.SortFunc(keys, func(x, y string) int {
-		if c := cmp.Compare(wc.m[y], wc.m[x]); c != 0 {
+	keys := make([]wordCount, 0, len(wc.m))
+	for w, i := range wc.m {
+		keys = append(keys, wordCount{w, wc.n[i]})
+	}
+	slices.SortFunc(keys, func(x, y wordCount) int {
+		if c := cmp.Compare(y.n, x.n); c != 0 {
 			return c
 		}
-		return cmp.Compare(x, y)
+		return cmp.Compare(x.w, y.w)
 	})
 	l.words = make([][]int32, len(keys))
 	l.freq = make([]int64, len(keys))
 	l.visited = make([]int32, len(keys))
-	for wi, w := range keys {
+	for wi, kw := range keys {
+		w := kw.w
 		syms := make([]int32, 1, 1+utf8.RuneCountInString(w))
 		syms[0] = marker
 		for _, r := range w {
@@ -47,15 +51,15 @@ func newLearner(wc *WordCounts, alphabet []string, maxLen int32) *learner {
 			}
 			syms = append(syms, id)
 		}
-		n := wc.m[w]
+		n := kw.n
 		l.words[wi], l.freq[wi] = syms, n
 		for i := 0; i+1 < len(syms); i++ {
 			l.add(syms[i], syms[i+1], n, int32(wi))
 		}
 	}
-	l.heap = make(pairHeap, 0, len(l.counts))
-	for p, n := range l.counts {
-		l.heap = append(l.heap, pairCount{n, p})
+	l.heap = make(pairHeap, 0, len(l.index))
+	for p, i := range l.index {
+		l.heap = append(l.heap, pairCount{l.pairs[i].count, p})
 	}
 	l.heap.init()
 	return l
@@ -66,17 +70,33 @@ func (l *learner) countable(a, b int32) bool {
 	return a >= 0 && b >= 0 && l.runes[a]+l.runes[b] <= l.maxLen
 }
 
-// add counts n more occurrences of (a, b), in word w.
-func (l *learner) add(a, b int32, n int64, w int32) {
+// add counts n more occurrences of (a, b), in word w, and returns its
+// state (nil if the pair is not countable).
+func (l *learner) add(a, b int32, n int64, w int32) *pairState {
 	if !l.countable(a, b) {
-		return
+		return nil
 	}
 	p := pairKey(a, b)
-	l.counts[p] += n
-	ws := l.where[p]
-	if len(ws) == 0 || ws[len(ws)-1] != w {
-		l.where[p] = append(ws, w)
+	i, ok := l.index[p]
+	if !ok {
+		i = int32(len(l.pairs))
+		l.index[p] = i
+		l.pairs = append(l.pairs, pairState{})
 	}
+	ps := &l.pairs[i]
+	ps.count += n
+	if len(ps.words) == 0 || ps.words[len(ps.words)-1] != w {
+		ps.words = append(ps.words, w)
+	}
+	return ps
+}
+
+// count is the current count of a pair.
+func (l *learner) count(p uint64) int64 {
+	if i, ok := l.index[p]; ok {
+		return l.pairs[i].count
+	}
+	return 0
 }
 
 // sub removes n occurrences of (a, b).
@@ -84,11 +104,8 @@ func (l *learner) sub(a, b int32, n int64) {
 	if !l.countable(a, b) {
 		return
 	}
-	p := pairKey(a, b)
-	if c := l.counts[p] - n; c > 0 {
-		l.counts[p] = c
-	} else {
-		delete(l.counts, p)
+	if i, ok := l.index[pairKey(a, b)]; ok {
+		l.pairs[i].count -= n
 	}
 }
 
@@ -96,7 +113,7 @@ func (l *learner) sub(a, b int32, n int64) {
 func (l *learner) best() (uint64, int64, bool) {
 	for len(l.heap) > 0 {
 		top := l.heap.pop()
-		cur := l.counts[top.pair]
+		cur := l.count(top.pair)
 		if cur == top.count {
 			return top.pair, cur, true
 		}
@@ -113,10 +130,9 @@ func (l *learner) merge(pair uint64, a, b, c int32) {
 	l.runes = append(l.runes, l.runes[a]+l.runes[b])
 	l.stamp++
 	l.touched = l.touched[:0]
-	clear(l.touchedSet)
-	ws := l.where[pair]
-	delete(l.where, pair)
-	delete(l.counts, pair)
+	ps := &l.pairs[l.index[pair]]
+	ws := ps.words
+	ps.count, ps.words = 0, nil
 	for _, w := range ws {
 		if l.visited[w] == l.stamp {
 			continue
@@ -125,7 +141,7 @@ func (l *learner) merge(pair uint64, a, b, c int32) {
 		l.mergeWord(w, a, b, c)
 	}
 	for _, p := range l.touched {
-		if n := l.counts[p]; n > 0 {
+		if n := l.count(p); n > 0 {
 			l.heap.push(pairCount{n, p})
 		}
 	}
@@ -166,13 +182,9 @@ func (l *learner) mergeWord(w int32, a, b, c int32) {
 }
 
 func (l *learner) addTouched(a, b int32, n int64, w int32) {
-	if !l.countable(a, b) {
-		return
-	}
-	l.add(a, b, n, w)
-	p := pairKey(a, b)
-	if _, ok := l.touchedSet[p]; !ok {
-		l.touchedSet[p] = struct{}{}
-		l.touched = append(l.touched, p)
+	ps := l.add(a, b, n, w)
+	if ps != nil && ps.touched != l.stamp {
+		ps.touched = l.stamp
+		l.touched = append(l.touched, pairKey(a, b))
 	}
 }
