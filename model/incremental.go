@@ -1,0 +1,182 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/strata-nmt/strata/engine"
+)
+
+// Incremental is implemented by architectures that can decode one token at
+// a time from cached state, so that a step costs O(current length) instead
+// of a re-run of the decoder over the whole prefix. The decode package uses
+// it when a model has it and falls back to full recomputation otherwise.
+type Incremental interface {
+	Model
+	// StartDecoding prepares to decode the B sentences of enc, starting with
+	// one decoder row per sentence (row i decodes sentence i). The state
+	// holds everything it needs in memory it owns, so the graphs that
+	// computed enc and earlier steps may be Reset. maxRows bounds the rows
+	// Reorder may create (B·beam), maxLen the tokens one row is fed
+	// (forced prefix included). reuse, when not nil, is a state from an
+	// earlier StartDecoding of this model whose buffers are recycled; it
+	// must not be used afterwards.
+	StartDecoding(g *engine.Graph, enc *EncoderOut, maxRows, maxLen int, reuse DecoderState) DecoderState
+	// Step feeds one token per row (len(tokens) == st.Rows()) and returns
+	// the logits of the next token, Rows × TgtVocab, in g's arena. The
+	// graph must be an inference graph.
+	Step(g *engine.Graph, st DecoderState, tokens []int32) *engine.Tensor
+}
+
+// DecoderState is a batch of partial outputs being decoded.
+type DecoderState interface {
+	// Rows is the number of rows being decoded.
+	Rows() int
+	// Len is the number of tokens each row has been fed.
+	Len() int
+	// Sentence is the encoder batch element row i decodes.
+	Sentence(row int) int
+	// Reorder makes new row i the continuation of old row rows[i]: rows may
+	// repeat an old row (beams branching) and leave some out (hypotheses
+	// dropped, sentences finished).
+	Reorder(rows []int)
+}
+
+// transformerState is the Transformer's decoder state. Self-attention keys
+// and values are stored by step: the K|V of the token fed at step t to row
+// slot s is cache row t·maxRows+s. Each row records, per step, which cache
+// row its ancestor wrote (hist), so reordering beams copies a few ints per
+// row instead of the cache itself.
+type transformerState struct {
+	b, s            int
+	maxRows, maxLen int
+	rows, len       int
+	sent            []int       // encoder batch element of each row
+	hist, histTmp   []int32     // rows × maxLen cache-row indices
+	mem             [][]float32 // per layer: encoder keys|values, B·S × 2D
+	memPad          []bool      // B×S
+	cache           [][]float32 // per layer: maxLen·maxRows × 2D
+	selfIdx         []int32
+	crossIdx        []int32
+	crossPad        []bool
+}
+
+func (s *transformerState) Rows() int            { return s.rows }
+func (s *transformerState) Len() int             { return s.len }
+func (s *transformerState) Sentence(row int) int { return s.sent[row] }
+
+func (s *transformerState) Reorder(rows []int) {
+	if len(rows) > s.maxRows {
+		panic(fmt.Sprintf("model: Reorder to %d rows, state has room for %d", len(rows), s.maxRows))
+	}
+	sent := make([]int, len(rows))
+	for i, r := range rows {
+		if r < 0 || r >= s.rows {
+			panic(fmt.Sprintf("model: Reorder from row %d of %d", r, s.rows))
+		}
+		sent[i] = s.sent[r]
+		copy(s.histTmp[i*s.maxLen:i*s.maxLen+s.len], s.hist[r*s.maxLen:r*s.maxLen+s.len])
+	}
+	s.hist, s.histTmp = s.histTmp, s.hist
+	s.sent, s.rows = sent, len(rows)
+}
+
+// grow returns buf resized to n, reallocating only when it is too small.
+func grow[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	return buf[:n]
+}
+
+// StartDecoding implements Incremental.
+func (m *Transformer) StartDecoding(g *engine.Graph, enc *EncoderOut, maxRows, maxLen int, reuse DecoderState) DecoderState {
+	if maxRows < enc.B {
+		panic(fmt.Sprintf("model: StartDecoding with room for %d rows for %d sentences", maxRows, enc.B))
+	}
+	st, _ := reuse.(*transformerState)
+	if st == nil {
+		st = &transformerState{}
+	}
+	d := m.cfg.DModel
+	*st = transformerState{
+		b: enc.B, s: enc.S, maxRows: maxRows, maxLen: maxLen, rows: enc.B,
+		sent:    make([]int, enc.B),
+		hist:    grow(st.hist, maxRows*maxLen),
+		histTmp: grow(st.histTmp, maxRows*maxLen),
+		mem:     st.mem, cache: st.cache,
+		memPad: append(st.memPad[:0], enc.KeyPad...),
+	}
+	for i := range st.sent {
+		st.sent[i] = i
+	}
+	st.mem = grow(st.mem, len(m.Dec))
+	st.cache = grow(st.cache, len(m.Dec))
+	for l, layer := range m.Dec {
+		kv := layer.Cross.Memory(g, enc.Memories[l])
+		st.mem[l] = append(st.mem[l][:0], kv.Data...)
+		st.cache[l] = grow(st.cache[l], maxLen*maxRows*2*d)
+	}
+	return st
+}
+
+// Step implements Incremental.
+func (m *Transformer) Step(g *engine.Graph, state DecoderState, tokens []int32) *engine.Tensor {
+	st := state.(*transformerState)
+	n, t := st.rows, st.len
+	if len(tokens) != n {
+		panic(fmt.Sprintf("model: Step with %d tokens for %d rows", len(tokens), n))
+	}
+	if t >= st.maxLen {
+		panic(fmt.Sprintf("model: Step beyond the %d positions the state was started with", st.maxLen))
+	}
+	st.index(n, t)
+	d := m.cfg.DModel
+	x := m.embed(g, m.Emb.Tgt, tokens, 1, t)
+	for l, layer := range m.Dec {
+		cache := st.cache[l]
+		x = layer.SelfSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+			qkv := layer.Self.QKV.Apply(g, h)
+			for i := 0; i < n; i++ {
+				row := (t*st.maxRows + i) * 2 * d
+				copy(cache[row:row+2*d], qkv.Data[i*3*d+d:(i+1)*3*d])
+			}
+			ctx, _ := g.StepAttention(engine.Cols{T: qkv}, n, t+1, layer.Self.Heads,
+				engine.KVRows{Data: cache, LD: 2 * d, VCol: d, Index: st.selfIdx})
+			return layer.Self.Out.Apply(g, ctx)
+		})
+		x = layer.CrossSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+			q := layer.Cross.Q.Apply(g, h)
+			ctx, _ := g.StepAttention(engine.Cols{T: q}, n, st.s, layer.Cross.Heads,
+				engine.KVRows{Data: st.mem[l], LD: 2 * d, VCol: d, Index: st.crossIdx, Pad: st.crossPad})
+			return layer.Cross.Out.Apply(g, ctx)
+		})
+		x = layer.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return layer.FFN.Apply(g, h) })
+	}
+	if m.cfg.FinalNorm && m.cfg.DecoderNorm != NormPost {
+		x = m.DecLN.Apply(g, x)
+	}
+	st.len++
+	return g.Linear(x, m.Emb.Out, nil)
+}
+
+// index records step t's cache rows and builds the key indices of the
+// self- and cross-attention of this step.
+func (st *transformerState) index(n, t int) {
+	for i := 0; i < n; i++ {
+		st.hist[i*st.maxLen+t] = int32(t*st.maxRows + i)
+	}
+	st.selfIdx = grow(st.selfIdx, n*(t+1))
+	for i := 0; i < n; i++ {
+		copy(st.selfIdx[i*(t+1):(i+1)*(t+1)], st.hist[i*st.maxLen:i*st.maxLen+t+1])
+	}
+	s := st.s
+	st.crossIdx = grow(st.crossIdx, n*s)
+	st.crossPad = grow(st.crossPad, n*s)
+	for i := 0; i < n; i++ {
+		b := st.sent[i]
+		copy(st.crossPad[i*s:(i+1)*s], st.memPad[b*s:(b+1)*s])
+		for j := 0; j < s; j++ {
+			st.crossIdx[i*s+j] = int32(b*s + j)
+		}
+	}
+}
