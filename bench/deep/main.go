@@ -1,0 +1,223 @@
+// Command deep measures training speed and peak memory of the deep
+// architectures at several encoder depths (docs/performance.md, section
+// "Deep models (MSC)"). Each depth runs in a child process of its own so
+// that the peak resident set (VmHWM) belongs to that depth alone.
+//
+//	go run ./bench/deep -arch msc -layers 6,18,36,72 -steps 3
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/strata-nmt/strata/engine"
+	"github.com/strata-nmt/strata/model"
+)
+
+type result struct {
+	Layers     int     `json:"layers"`
+	Params     int     `json:"params"`
+	SecPerStep float64 `json:"sec_per_step"`
+	CPUPerStep float64 `json:"cpu_sec_per_step"`
+	TgtTokS    float64 `json:"tgt_tok_per_s"`
+	PeakMiB    float64 `json:"peak_rss_mib"`
+	ArenaMiB   float64 `json:"arena_mib"`
+}
+
+func main() {
+	arch := flag.String("arch", "msc", "msc, deep-pre, deep-post, dlcl-pre, dlcl-post or transparent (preset family at msc-small widths)")
+	layers := flag.String("layers", "6,18,36,72", "encoder depths")
+	steps := flag.Int("steps", 3, "timed training steps per depth (after one warm-up step)")
+	tokens := flag.Int("tokens", 2048, "target tokens per batch")
+	length := flag.Int("len", 25, "source and target sentence length")
+	vocab := flag.Int("vocab", 10000, "joint vocabulary size (the paper's IWSLT BPE)")
+	child := flag.Bool("child", false, "internal: measure one depth and print JSON")
+	flag.Parse()
+	if *child {
+		n, err := strconv.Atoi(*layers)
+		check(err)
+		r := measure(*arch, n, *steps, *tokens, *length, *vocab)
+		check(json.NewEncoder(os.Stdout).Encode(r))
+		return
+	}
+	var rs []result
+	fmt.Printf("%-12s %7s %9s %10s %10s %12s %10s %10s\n", "arch", "layers", "params", "s/step", "cpu s/step", "tgt tok/s", "peak MiB", "arena MiB")
+	for _, l := range strings.Split(*layers, ",") {
+		r := runChild(*arch, strings.TrimSpace(l), *steps, *tokens, *length, *vocab)
+		rs = append(rs, r)
+		fmt.Printf("%-12s %7d %8.1fM %10.2f %10.2f %12.0f %10.0f %10.0f\n", *arch, r.Layers, float64(r.Params)/1e6, r.SecPerStep, r.CPUPerStep, r.TgtTokS, r.PeakMiB, r.ArenaMiB)
+	}
+	linearity(rs)
+}
+
+// runChild re-executes this binary for one depth.
+func runChild(arch, layers string, steps, tokens, length, vocab int) result {
+	cmd := exec.Command(os.Args[0], "-child", "-arch", arch, "-layers", layers, "-steps", strconv.Itoa(steps),
+		"-tokens", strconv.Itoa(tokens), "-len", strconv.Itoa(length), "-vocab", strconv.Itoa(vocab))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	check(err)
+	var r result
+	check(json.Unmarshal(out, &r))
+	return r
+}
+
+// linearity fits time = a + b·layers by least squares and prints each
+// depth's deviation from the line, and the same for memory.
+func linearity(rs []result) {
+	if len(rs) < 2 {
+		return
+	}
+	for _, f := range []struct {
+		name string
+		get  func(result) float64
+	}{{"s/step", func(r result) float64 { return r.SecPerStep }}, {"cpu s/step", func(r result) float64 { return r.CPUPerStep }},
+		{"peak MiB", func(r result) float64 { return r.PeakMiB }}} {
+		var sx, sy, sxx, sxy float64
+		n := float64(len(rs))
+		for _, r := range rs {
+			x, y := float64(r.Layers), f.get(r)
+			sx, sy, sxx, sxy = sx+x, sy+y, sxx+x*x, sxy+x*y
+		}
+		b := (n*sxy - sx*sy) / (n*sxx - sx*sx)
+		a := (sy - b*sx) / n
+		fmt.Printf("%s ≈ %.3g + %.3g·layers;", f.name, a, b)
+		worst := 0.0
+		for _, r := range rs {
+			dev := f.get(r)/(a+b*float64(r.Layers)) - 1
+			worst = math.Max(worst, math.Abs(dev))
+			fmt.Printf(" %d: %+.1f%%", r.Layers, 100*dev)
+		}
+		fmt.Printf(" (worst deviation %.1f%%)\n", 100*worst)
+	}
+}
+
+func config(arch string, layers, vocab int) model.Config {
+	name := fmt.Sprintf("%s-%d", arch, layers)
+	if arch == "msc" && layers%6 != 0 {
+		check(fmt.Errorf("msc needs a multiple of 6 layers (6 blocks), got %d", layers))
+	}
+	c, err := model.Preset(fmt.Sprintf("%s-%d", arch, 36))
+	check(err)
+	c.Preset, c.EncoderLayers = name, layers
+	c.SrcVocab, c.TgtVocab = vocab, vocab
+	check(c.Validate())
+	return c
+}
+
+func measure(arch string, layers, steps, tokens, length, vocab int) result {
+	c := config(arch, layers, vocab)
+	m, err := model.New(c, 1)
+	check(err)
+	bt := batch(tokens/length, length, vocab)
+	ps := m.Params().List()
+	opt := newAdam(ps)
+	g := engine.NewGraph(1)
+	step := func() {
+		m.Params().ZeroGrad()
+		res := model.Loss(g, m, bt, 0.1)
+		g.BackwardScaled(res.Loss, 1/float32(res.Tokens))
+		g.Reset()
+		opt.step(5e-4)
+	}
+	step() // warm-up: arena and allocator reach steady state
+	start, cpu0 := time.Now(), cpuSeconds()
+	for i := 0; i < steps; i++ {
+		step()
+	}
+	sec := time.Since(start).Seconds() / float64(steps)
+	return result{
+		Layers: layers, Params: m.Params().Count(), SecPerStep: sec, CPUPerStep: (cpuSeconds() - cpu0) / float64(steps),
+		TgtTokS: float64(bt.B*bt.T) / sec, PeakMiB: vmHWM(), ArenaMiB: float64(g.HeldBytes()) / (1 << 20),
+	}
+}
+
+// batch is b random sentence pairs of length n (no padding: every batch of
+// the benchmark costs the same).
+func batch(b, n, vocab int) model.Batch {
+	r := rand.New(rand.NewPCG(1, 2))
+	bt := model.Batch{B: b, S: n, T: n, Src: make([]int32, b*n), TgtIn: make([]int32, b*n), TgtOut: make([]int32, b*n)}
+	for i := range bt.Src {
+		bt.Src[i], bt.TgtOut[i] = int32(4+r.IntN(vocab-4)), int32(4+r.IntN(vocab-4))
+	}
+	for i := 0; i < b; i++ {
+		bt.TgtIn[i*n] = 2
+		copy(bt.TgtIn[i*n+1:(i+1)*n], bt.TgtOut[i*n:(i+1)*n-1])
+	}
+	return bt
+}
+
+// adam is a plain Adam so the benchmark holds the optimiser state a real run
+// holds (two moments per parameter) without depending on the trainer.
+type adam struct {
+	ps   []*engine.Tensor
+	m, v [][]float32
+	t    int
+}
+
+func newAdam(ps []*engine.Tensor) *adam {
+	a := &adam{ps: ps}
+	for _, p := range ps {
+		a.m, a.v = append(a.m, make([]float32, len(p.Data))), append(a.v, make([]float32, len(p.Data)))
+	}
+	return a
+}
+
+func (a *adam) step(lr float64) {
+	a.t++
+	c1, c2 := 1-math.Pow(0.9, float64(a.t)), 1-math.Pow(0.98, float64(a.t))
+	for i, p := range a.ps {
+		m, v := a.m[i], a.v[i]
+		for j, g := range p.Grad {
+			m[j] = 0.9*m[j] + 0.1*g
+			v[j] = 0.98*v[j] + 0.02*g*g
+			p.Data[j] -= float32(lr * float64(m[j]) / c1 / (math.Sqrt(float64(v[j])/c2) + 1e-8))
+		}
+	}
+}
+
+// cpuSeconds is the process's user+system CPU time: on a shared machine it
+// is a steadier measure of cost than wall time.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return math.NaN()
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// vmHWM is the process's peak resident set in MiB (Linux).
+func vmHWM() float64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return math.NaN()
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if rest, ok := strings.CutPrefix(s.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			if err == nil {
+				return kb / 1024
+			}
+		}
+	}
+	return math.NaN()
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "deep:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# MSC experiment on l10n en→de (docs/results.md, section "MSC"): trains, on a
+# fixed update budget, a 6-layer plain Transformer, a DEPTH-layer plain
+# pre-norm Transformer and a DEPTH-layer MSC model; decodes the test set;
+# scores BLEU and chrF with `strata eval`, with paired bootstrap against the
+# 6-layer model; plots per-layer gradient norms over the first updates (the
+# paper's Figure 5).
+#
+# Resumable: every stage skips when its output exists; an interrupted
+# training run continues from its last checkpoint (--resume). Rerun the same
+# command to finish.
+#
+#   experiments/msc/run.sh                 # full run (hours on 2 cores)
+#   SMOKE=1 experiments/msc/run.sh         # end-to-end check in minutes
+#
+# Settings (environment):
+#   WORK=runs/msc  DEPTH=18  MAX_UPDATE=3000  MAX_TOKENS=4096  LR=7e-4
+#   WARMUP=1000  MERGES=10000  BASE=deep-post-6  THREADS=0 (all cores)
+#   PLOT_UPDATES=1000  TRANSLATE_FLAGS="--beam 5"  SET="key=value ..."
+#   (extra model overrides for every model)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+SMOKE=${SMOKE:-0}
+if [ "$SMOKE" = 1 ]; then
+	WORK=${WORK:-runs/msc-smoke}
+	: "${MAX_UPDATE:=6}" "${MAX_TOKENS:=600}" "${WARMUP:=2}" "${MERGES:=300}" "${PLOT_UPDATES:=0}"
+	: "${SET:=d_model=32 ffn_dim=64 heads=2}"
+	: "${TRANSLATE_FLAGS:=--beam 2}"
+fi
+WORK=${WORK:-runs/msc}
+DEPTH=${DEPTH:-18}
+MAX_UPDATE=${MAX_UPDATE:-3000}
+MAX_TOKENS=${MAX_TOKENS:-4096}
+LR=${LR:-7e-4}
+WARMUP=${WARMUP:-1000}
+MERGES=${MERGES:-10000}
+BASE=${BASE:-deep-post-6}
+THREADS=${THREADS:-0}
+PLOT_UPDATES=${PLOT_UPDATES:-1000}
+TRANSLATE_FLAGS=${TRANSLATE_FLAGS:---beam 5}
+SET=${SET:-}
+L10N=../shared/data/l10n
+
+log() { printf '[msc %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+mkdir -p "$WORK"/runs "$WORK"/hyp "$WORK"/scores
+
+# --- build ----------------------------------------------------------------
+STRATA=$WORK/strata
+log "building strata"
+go build -o "$STRATA" ./cmd/strata
+
+# --- data -----------------------------------------------------------------
+DATA=$WORK/data
+TEST_SRC=$L10N/test/test.en
+TEST_REF=$L10N/test/test.de
+if [ "$SMOKE" = 1 ]; then
+	# A slice of the corpus so that every stage runs in seconds.
+	S=$WORK/smoke-corpus
+	mkdir -p "$S"
+	[ -s "$S/train.tsv" ] || { zcat "$L10N/train/en-de.tsv.gz" | head -n 2000 >"$S/train.tsv.tmp" && mv "$S/train.tsv.tmp" "$S/train.tsv"; }
+	for l in en de; do
+		[ -s "$S/dev.$l" ] || head -n 100 "$L10N/dev/dev.$l" >"$S/dev.$l"
+		[ -s "$S/test.$l" ] || head -n 40 "$L10N/test/test.$l" >"$S/test.$l"
+	done
+	cat >"$S/config.yaml" <<-EOF
+		root: .
+		languages: [en, de]
+		tags: none
+		bpe: {merges: $MERGES}
+		max_len: 256
+		splits:
+		  train: [{pair: en-de, path: train.tsv}]
+		  valid: [{pair: en-de, src: dev.en, tgt: dev.de}]
+		  test: [{pair: en-de, src: test.en, tgt: test.de}]
+	EOF
+	CONFIG=$S/config.yaml
+	TEST_SRC=$S/test.en
+	TEST_REF=$S/test.de
+else
+	CONFIG=configs/l10n-en-de.yaml
+fi
+if [ -e "$DATA/manifest.json" ]; then
+	log "data: $DATA exists"
+else
+	log "data: preparing $DATA (BPE $MERGES merges)"
+	"$STRATA" prepare --config "$CONFIG" --out "$DATA" --merges "$MERGES"
+fi
+
+# --- training -------------------------------------------------------------
+SETARGS=()
+for kv in $SET; do SETARGS+=(--set "$kv"); done
+train() { # name preset
+	local dir=$WORK/runs/$1
+	if [ -e "$dir/.done" ]; then
+		log "train $1: done"
+		return
+	fi
+	log "train $1 ($2): up to $MAX_UPDATE updates"
+	"$STRATA" train --data "$DATA" --save-dir "$dir" --preset "$2" "${SETARGS[@]}" \
+		--max-update "$MAX_UPDATE" --max-tokens "$MAX_TOKENS" --lr "$LR" --warmup-updates "$WARMUP" \
+		--save-interval-updates 500 --log-interval 50 --log-grad-norms --threads "$THREADS" --seed 1 --resume
+	touch "$dir/.done"
+}
+MODELS=("base6:$BASE" "plain$DEPTH:deep-pre-$DEPTH" "msc$DEPTH:msc-$DEPTH")
+for m in "${MODELS[@]}"; do train "${m%%:*}" "${m#*:}"; done
+
+# --- figure 5 -------------------------------------------------------------
+log "plotting per-layer gradient norms"
+go run ./experiments/msc/gradplot -updates "$PLOT_UPDATES" -out "$WORK/fig5" \
+	"$WORK/runs/plain$DEPTH" "$WORK/runs/msc$DEPTH"
+
+# --- decoding -------------------------------------------------------------
+if ! "$STRATA" translate --help >/dev/null 2>&1; then
+	log "strata translate is not available in this build: stopping before decoding (rerun when it lands)"
+	exit 3
+fi
+for m in "${MODELS[@]}"; do
+	name=${m%%:*}
+	hyp=$WORK/hyp/$name.de
+	[ -s "$hyp" ] && { log "translate $name: done"; continue; }
+	ckpt=$WORK/runs/$name/checkpoint_best.bin
+	[ -e "$ckpt" ] || ckpt=$WORK/runs/$name/checkpoint_last.bin
+	log "translate $name ($ckpt)"
+	# shellcheck disable=SC2086 # TRANSLATE_FLAGS is a list of flags
+	"$STRATA" translate --model "$ckpt" --input "$TEST_SRC" $TRANSLATE_FLAGS >"$hyp.tmp"
+	mv "$hyp.tmp" "$hyp"
+done
+
+# --- scoring --------------------------------------------------------------
+for m in "${MODELS[@]}"; do
+	name=${m%%:*}
+	out=$WORK/scores/$name.txt
+	if [ ! -s "$out" ]; then
+		"$STRATA" eval --hyp "$WORK/hyp/$name.de" --ref "$TEST_REF" --metrics bleu,chrf >"$out.tmp"
+		mv "$out.tmp" "$out"
+	fi
+	if [ "$name" != base6 ] && [ ! -s "$WORK/scores/$name-vs-base6.txt" ]; then
+		"$STRATA" eval --hyp "$WORK/hyp/$name.de" --ref "$TEST_REF" --metrics bleu,chrf \
+			--paired-bs --baseline "$WORK/hyp/base6.de" >"$WORK/scores/$name-vs-base6.tmp"
+		mv "$WORK/scores/$name-vs-base6.tmp" "$WORK/scores/$name-vs-base6.txt"
+	fi
+done
+for f in "$WORK"/scores/*.txt; do
+	echo "== $(basename "$f" .txt)"
+	cat "$f"
+done
