@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -57,7 +58,7 @@ func (r *MatrixResult) WriteMarkdown(w io.Writer) error {
 	bw.printf("| direction | kind | BLEU | chrF | off-target | pivot BLEU | pivot chrF | pivot off-target |\n")
 	bw.printf("|---|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, d := range r.Directions {
-		p := "| | |"
+		p := "| | | |"
 		if d.Pivot != nil {
 			p = fmt.Sprintf("| %.2f | %.2f | %s |", d.Pivot.BLEU, d.Pivot.CHRF, pct(d.Pivot.OffTarget))
 		}
@@ -182,4 +183,34 @@ func (e *errWriter) printf(format string, args ...any) {
 	if e.err == nil {
 		_, e.err = fmt.Fprintf(e.w, format, args...)
 	}
+}
+
+// Names of the files WriteMatrixOutputs writes.
+const (
+	MatrixJSON     = "matrix.json"
+	MatrixMarkdown = "matrix.md"
+	MatrixHeatmap  = "zeroshot_bleu.png"
+)
+
+// WriteMatrixOutputs writes the JSON, the Markdown and (when there are
+// zero-shot directions) the heat map of zero-shot BLEU into dir.
+func WriteMatrixOutputs(dir string, r *MatrixResult) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := WriteJSON(filepath.Join(dir, MatrixJSON), r); err != nil {
+		return err
+	}
+	var sb strings.Builder
+	if err := r.WriteMarkdown(&sb); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, MatrixMarkdown), []byte(sb.String())); err != nil {
+		return err
+	}
+	if r.ZeroShot.Directions == 0 {
+		return nil
+	}
+	langs, grid := r.ZeroShotGrid()
+	return Heatmap(filepath.Join(dir, MatrixHeatmap), "zero-shot BLEU", "target", "source", langs, langs, grid)
 }
