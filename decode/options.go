@@ -1,0 +1,81 @@
+// Package decode turns a trained model into translations: beam search and
+// greedy search with fairseq's semantics over incremental decoder state,
+// batched streaming translation that keeps the input order, teacher-forced
+// scoring of references, and attention weights for plots. docs/decoding.md
+// describes the semantics and the decisions taken where fairseq leaves a
+// choice.
+package decode
+
+import "fmt"
+
+// Options configure a search. The zero value is not valid; start from
+// Defaults.
+type Options struct {
+	// Beam is the beam size; 1 with Greedy false is a beam search of one
+	// (which gives the greedy result, at beam-search cost).
+	Beam int
+	// Greedy takes the most probable token at every step (no beam).
+	Greedy bool
+	// LenPen is fairseq's length penalty: a finished hypothesis scores
+	// Σ log p (EOS included) / length^LenPen, length counting the EOS.
+	LenPen float64
+	// MaxLenA and MaxLenB bound the output to a·src_len + b tokens (EOS
+	// not counted), src_len being the encoder input length with its tag and
+	// EOS, as fairseq counts it.
+	MaxLenA float64
+	MaxLenB int
+	// BatchMaxLen computes max_len from the padded width of the batch, as
+	// fairseq does, instead of from each sentence's own length (the
+	// default, which makes a sentence's output independent of its batch).
+	BatchMaxLen bool
+	// MinLen forbids EOS before this many tokens have been generated.
+	MinLen int
+	// UnkPenalty is subtracted from the log-probability of <unk>.
+	UnkPenalty float64
+	// NoRepeatNgram forbids any n-gram of this size from occurring twice in
+	// the decoder input (0: off).
+	NoRepeatNgram int
+	// NBest is the number of hypotheses returned per sentence (≤ Beam).
+	NBest int
+}
+
+// Defaults are fairseq-generate's defaults.
+func Defaults() Options {
+	return Options{Beam: 5, LenPen: 1, MaxLenA: 0, MaxLenB: 200, MinLen: 1, NBest: 1}
+}
+
+// Validate reports the first bad setting.
+func (o Options) Validate() error {
+	switch {
+	case o.Beam < 1:
+		return fmt.Errorf("beam size %d: must be at least 1", o.Beam)
+	case o.NBest < 1 || (!o.Greedy && o.NBest > o.Beam) || (o.Greedy && o.NBest != 1):
+		return fmt.Errorf("nbest %d: must be between 1 and the beam size %d (1 with greedy search)", o.NBest, o.Beam)
+	case o.MaxLenA < 0 || o.MaxLenB < 0 || (o.MaxLenA == 0 && o.MaxLenB == 0):
+		return fmt.Errorf("max_len = %g·src_len + %d: must allow at least one token", o.MaxLenA, o.MaxLenB)
+	case o.MinLen < 0:
+		return fmt.Errorf("min length %d is negative", o.MinLen)
+	case o.NoRepeatNgram < 0:
+		return fmt.Errorf("no-repeat-ngram size %d is negative", o.NoRepeatNgram)
+	}
+	return nil
+}
+
+// maxLen is the longest output (EOS not counted) for a source of srcLen
+// tokens.
+func (o Options) maxLen(srcLen int) int {
+	return max(1, int(o.MaxLenA*float64(srcLen)+float64(o.MaxLenB)))
+}
+
+// Hypothesis is one output of a search.
+type Hypothesis struct {
+	// Tokens are the generated ids after the forced prefix, EOS last
+	// (unless the search stopped at max_len in greedy mode).
+	Tokens []int32
+	// Score is the length-normalised log-probability used for ranking.
+	Score float64
+	// LogProb is Σ log p over Tokens (with any unknown-token penalty).
+	LogProb float64
+	// Positional holds each token's log-probability.
+	Positional []float32
+}

@@ -1,0 +1,266 @@
+package decode
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/engine"
+	"github.com/strata-nmt/strata/model"
+)
+
+// Searcher decodes batches of sentences with one model. It owns two
+// inference graphs (one for the encoder, reset per batch, one reset every
+// step) and the decoder state buffers, which it recycles across batches; it
+// is not safe for concurrent use (kernels are parallel inside).
+type Searcher struct {
+	m          model.Model
+	opt        Options
+	pad        int32
+	encG, g    *engine.Graph
+	st         *stepper
+	recomputed bool
+}
+
+// NewSearcher checks the options and prepares a searcher.
+func NewSearcher(m model.Model, opt Options) (*Searcher, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	return &Searcher{m: m, opt: opt, pad: int32(m.Config().PadID),
+		encG: engine.NewInference(), g: engine.NewInference(), st: newStepper(m, false)}, nil
+}
+
+// ForceRecompute makes the searcher re-run the decoder over whole prefixes
+// even when the model decodes incrementally (tests compare the two).
+func (s *Searcher) ForceRecompute() { s.st = newStepper(s.m, true); s.recomputed = true }
+
+// Incremental reports whether steps use cached decoder state.
+func (s *Searcher) Incremental() bool { return s.st.inc != nil }
+
+// Options returns the search options.
+func (s *Searcher) Options() Options { return s.opt }
+
+// SetThreads fixes kernel parallelism of both graphs.
+func (s *Searcher) SetThreads(n int) { s.encG.SetThreads(n); s.g.SetThreads(n) }
+
+// Search decodes every source (encoder input ids, tags and EOS included, no
+// padding), each output forced to start with prefix (the decoder input
+// before the first generated token: DecoderStart, then a language tag under
+// S-ENC-T-DEC). It returns, per source, up to NBest hypotheses, best first.
+func (s *Searcher) Search(srcs [][]int32, prefix []int32) [][]Hypothesis {
+	if len(srcs) == 0 {
+		return nil
+	}
+	if len(prefix) == 0 {
+		panic("decode: empty decoder prefix (it starts with the decoder start token)")
+	}
+	b := len(srcs)
+	width := 0
+	for _, x := range srcs {
+		if len(x) == 0 {
+			panic("decode: empty source (it ends with EOS at least)")
+		}
+		width = max(width, len(x))
+	}
+	src := padded(srcs, nil, b, width, s.pad)
+	maxLen := make([]int, b)
+	longest := 0
+	for i, x := range srcs {
+		n := len(x)
+		if s.opt.BatchMaxLen {
+			n = width
+		}
+		maxLen[i] = s.opt.maxLen(n)
+		longest = max(longest, maxLen[i])
+	}
+	s.encG.Reset()
+	s.g.Reset()
+	enc := s.m.Encode(s.encG, src, b, width, model.Collect{})
+	rows := b * s.opt.Beam
+	if s.opt.Greedy {
+		rows = b
+	}
+	s.st.start(s.encG, enc, rows, len(prefix)+longest)
+	if !s.recomputed && s.st.inc != nil {
+		s.encG.Reset() // the incremental state owns its copy of the encoder output
+	}
+	for _, t := range prefix[:len(prefix)-1] {
+		s.step(fill(b, t))
+	}
+	first := s.step(fill(b, prefix[len(prefix)-1]))
+	r := &run{s: s, prefix: prefix, maxLen: maxLen, fin: make([][]Hypothesis, b)}
+	if s.opt.Greedy {
+		r.greedy(first)
+	} else {
+		r.beam(first)
+	}
+	for i, f := range r.fin {
+		slices.SortStableFunc(f, func(a, b Hypothesis) int { return -cmpFloat(a.Score, b.Score) })
+		r.fin[i] = f[:min(len(f), s.opt.NBest)]
+	}
+	return r.fin
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func fill(n int, t int32) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = t
+	}
+	return out
+}
+
+// step feeds one token per row and returns the log-probabilities of the
+// next token (valid until the next step).
+func (s *Searcher) step(tokens []int32) *engine.Tensor {
+	s.g.Reset()
+	return s.g.LogSoftmax(s.st.step(s.g, tokens))
+}
+
+// run is the search over one batch.
+type run struct {
+	s      *Searcher
+	prefix []int32
+	maxLen []int
+	fin    [][]Hypothesis
+}
+
+// adjust applies the search constraints to one row of log-probabilities
+// before candidates are chosen, in fairseq's order: pad is never chosen,
+// <unk> pays its penalty, EOS is forced at max_len and forbidden before
+// min_len, and repeated n-grams are blocked.
+func (r *run) adjust(lp []float32, step, maxLen int, tokens []int32) {
+	o := r.s.opt
+	inf := float32(math.Inf(-1))
+	lp[r.s.pad] = inf
+	if o.UnkPenalty != 0 && data.UNKID < len(lp) {
+		lp[data.UNKID] -= float32(o.UnkPenalty)
+	}
+	switch {
+	case step >= maxLen:
+		e := lp[data.EOSID]
+		for j := range lp {
+			lp[j] = inf
+		}
+		lp[data.EOSID] = e
+	case step < o.MinLen:
+		lp[data.EOSID] = inf
+	}
+	if o.NoRepeatNgram > 0 {
+		banRepeats(lp, r.prefix, tokens, o.NoRepeatNgram)
+	}
+}
+
+// banRepeats forbids every token that would complete an n-gram already
+// present in the decoder input (prefix then generated tokens), as fairseq's
+// NGramRepeatBlock does over the whole decoder input.
+func banRepeats(lp []float32, prefix, tokens []int32, n int) {
+	seq := append(slices.Clip(prefix), tokens...)
+	m := len(seq)
+	if m < n-1 {
+		return
+	}
+	key := seq[m-(n-1):]
+	for i := 0; i+n <= m; i++ {
+		if slices.Equal(seq[i:i+n-1], key) {
+			lp[seq[i+n-1]] = float32(math.Inf(-1))
+		}
+	}
+}
+
+// finish records a hypothesis ending in EOS at step with cumulative score.
+func (r *run) finish(sent int, tokens []int32, pos []float32, eosLP float32, score float64, step int) {
+	h := Hypothesis{
+		Tokens:     append(slices.Clip(tokens), data.EOSID),
+		Positional: append(slices.Clip(pos), eosLP),
+		LogProb:    score,
+		Score:      score / math.Pow(float64(step+1), r.s.opt.LenPen),
+	}
+	r.fin[sent] = append(r.fin[sent], h)
+}
+
+// greedy extends each sentence's single row by its most probable token.
+func (r *run) greedy(lp *engine.Tensor) {
+	b := len(r.maxLen)
+	sent := make([]int, b)
+	tokens, pos, score := make([][]int32, b), make([][]float32, b), make([]float64, b)
+	for i := range sent {
+		sent[i] = i
+	}
+	for step := 0; ; step++ {
+		v := lp.Cols()
+		var keep []int
+		var next []int32
+		for i, si := range sent {
+			row := lp.Data[i*v : (i+1)*v]
+			r.adjust(row, step, r.maxLen[si], tokens[i])
+			best := 0
+			for j, x := range row {
+				if x > row[best] {
+					best = j
+				}
+			}
+			x := row[best]
+			if math.IsInf(float64(x), -1) {
+				continue // every token is blocked: no hypothesis
+			}
+			if best == data.EOSID {
+				r.finish(si, tokens[i], pos[i], x, score[i]+float64(x), step)
+				continue
+			}
+			keep = append(keep, i)
+			next = append(next, int32(best))
+			tokens[i] = append(tokens[i], int32(best))
+			pos[i] = append(pos[i], x)
+			score[i] += float64(x)
+		}
+		if len(keep) == 0 {
+			return
+		}
+		sent, tokens, pos, score = pick(sent, keep), pick(tokens, keep), pick(pos, keep), pick(score, keep)
+		r.s.st.state.Reorder(keep)
+		lp = r.s.step(next)
+	}
+}
+
+func pick[T any](xs []T, idx []int) []T {
+	out := make([]T, len(idx))
+	for i, j := range idx {
+		out[i] = xs[j]
+	}
+	return out
+}
+
+// parallelFor runs fn(i) for i in [0, n) on up to GOMAXPROCS goroutines.
+func parallelFor(n int, fn func(i int)) {
+	w := min(n, runtime.GOMAXPROCS(0))
+	if w <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for k := 0; k < w; k++ {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				fn(i)
+			}
+		}(k*n/w, (k+1)*n/w)
+	}
+	wg.Wait()
+}
