@@ -11,10 +11,7 @@ import (
 // BenchmarkLid176 measures single-goroutine prediction (k=1) on the FLORES
 // and l10n test lines; bench/langid/run.sh compares the CLI with fastText's.
 func BenchmarkLid176(b *testing.B) {
-	t := &testing.T{}
-	_ = t
-	root, _ := filepath.Abs("../..")
-	shared := filepath.Join(root, "shared")
+	shared := sharedDir(b)
 	m, err := Load(filepath.Join(shared, "models", "lid.176.ftz"))
 	if err != nil {
 		b.Skip("lid.176.ftz not available: ", err)
@@ -36,8 +33,7 @@ func BenchmarkLid176(b *testing.B) {
 
 // BenchmarkStreamLid176 measures the parallel stream used by the CLI.
 func BenchmarkStreamLid176(b *testing.B) {
-	root, _ := filepath.Abs("../..")
-	shared := filepath.Join(root, "shared")
+	shared := sharedDir(b)
 	m, err := Load(filepath.Join(shared, "models", "lid.176.ftz"))
 	if err != nil {
 		b.Skip("lid.176.ftz not available: ", err)

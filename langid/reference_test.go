@@ -14,7 +14,7 @@ import (
 // reference implementation; they skip when it or the shared data is absent.
 
 // sharedDir returns ../shared relative to the repository root.
-func sharedDir(t *testing.T) string {
+func sharedDir(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
