@@ -135,8 +135,9 @@ func draw(path, title string, series []*layerSeries, lines int) error {
 		if err != nil {
 			return err
 		}
-		shade := uint8(220 * k / max(lines-1, 1))
-		l.Color = color.RGBA{R: 200 - shade*3/4, G: shade / 2, B: 40 + shade, A: 255}
+		// bottom layers red, top layers blue
+		shade := 200 * k / max(lines-1, 1)
+		l.Color = color.RGBA{R: uint8(210 - shade), G: uint8(shade / 3), B: uint8(30 + shade), A: 255}
 		l.Width = vg.Points(1.2)
 		p.Add(l)
 		p.Legend.Add(fmt.Sprintf("L%d", i+1), l)

@@ -1,0 +1,186 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/strata-nmt/strata/engine"
+)
+
+// Incremental decoding for the deep architectures. MSC and DLCL reuse the
+// Transformer's step-indexed self-attention cache (transformerState); MSC
+// adds each decoder layer's projected context memory. Transparent attention
+// needs nothing of its own: its decoder is the Transformer's, reading the
+// mixtures in enc.Memories, so the promoted methods are already right.
+
+// mscState is the Transformer's decoder state plus the context keys and
+// values of every decoder layer.
+type mscState struct {
+	*transformerState
+	ctx    [][]float32 // per layer: context K|V, (B·S or B) × 2D; nil entries without context
+	ctxLen int         // keys per sentence: S (position mode) or 1 (pooled)
+	ctxIdx []int32
+	ctxPad []bool
+}
+
+// newTransformerState initialises st (recycling its buffers) the way
+// Transformer.StartDecoding does, leaving the encoder memories to the
+// caller. Duplicated from that method, which cannot be reused because it
+// also projects the memories with the Transformer's own layers.
+func newTransformerState(st *transformerState, enc *EncoderOut, maxRows, maxLen, layers, d int) *transformerState {
+	if maxRows < enc.B {
+		panic(fmt.Sprintf("model: StartDecoding with room for %d rows for %d sentences", maxRows, enc.B))
+	}
+	if st == nil {
+		st = &transformerState{}
+	}
+	*st = transformerState{
+		b: enc.B, s: enc.S, maxRows: maxRows, maxLen: maxLen, rows: enc.B,
+		sent:    make([]int, enc.B),
+		hist:    grow(st.hist, maxRows*maxLen),
+		histTmp: grow(st.histTmp, maxRows*maxLen),
+		mem:     grow(st.mem, layers), cache: grow(st.cache, layers),
+		memPad: append(st.memPad[:0], enc.KeyPad...),
+	}
+	for i := range st.sent {
+		st.sent[i] = i
+	}
+	for l := range st.cache {
+		st.cache[l] = grow(st.cache[l], maxLen*maxRows*2*d)
+	}
+	return st
+}
+
+// StartDecoding implements Incremental.
+func (m *MSC) StartDecoding(g *engine.Graph, enc *EncoderOut, maxRows, maxLen int, reuse DecoderState) DecoderState {
+	st, _ := reuse.(*mscState)
+	if st == nil {
+		st = &mscState{}
+	}
+	st.transformerState = newTransformerState(st.transformerState, enc, maxRows, maxLen, len(m.Dec), m.cfg.DModel)
+	st.ctx = grow(st.ctx, len(m.Dec))
+	for l, layer := range m.Dec {
+		st.mem[l] = append(st.mem[l][:0], layer.Cross.Memory(g, enc.Memories[l]).Data...)
+		if layer.Ctx == nil {
+			st.ctx[l] = st.ctx[l][:0]
+			continue
+		}
+		c := m.contextFor(enc, l)
+		st.ctxLen = c.Len
+		st.ctx[l] = append(st.ctx[l][:0], layer.Ctx.Memory(g, c).Data...)
+	}
+	return st
+}
+
+// Step implements Incremental.
+func (m *MSC) Step(g *engine.Graph, state DecoderState, tokens []int32) *engine.Tensor {
+	st := state.(*mscState)
+	ts := st.transformerState
+	n, t := ts.rows, ts.len
+	checkStep(ts, tokens)
+	ts.index(n, t)
+	st.indexContext(m.cfg.Deep.ContextMode == ContextPooled)
+	d := m.cfg.DModel
+	x := embedTokens(g, &m.cfg, m.Emb, m.Emb.Tgt, tokens, 1, t)
+	for l, layer := range m.Dec {
+		x = stepSelfAttention(g, layer.DecoderLayer, ts, l, x)
+		x = layer.CrossSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+			ah := stepAttend(g, layer.Cross, h, ts.mem[l], ts.s, d, ts.crossIdx, ts.crossPad)
+			if layer.Ctx == nil {
+				return ah
+			}
+			ac := stepAttend(g, layer.Ctx.Attn, h, st.ctx[l], st.ctxLen, d, st.ctxIdx, st.ctxPad)
+			return layer.Ctx.fuse(g, ah, ac)
+		})
+		x = layer.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return layer.FFN.Apply(g, h) })
+	}
+	if m.cfg.FinalNorm && m.cfg.DecoderNorm != NormPost {
+		x = m.DecLN.Apply(g, x)
+	}
+	ts.len++
+	return g.Linear(x, m.Emb.Out, nil)
+}
+
+// indexContext builds the context keys of this step: the source positions
+// of each row's sentence (the cross-attention's index), or its one pooled
+// row.
+func (st *mscState) indexContext(pooled bool) {
+	if !pooled {
+		st.ctxIdx, st.ctxPad = st.crossIdx, st.crossPad
+		return
+	}
+	st.ctxIdx = grow(st.ctxIdx, st.rows)
+	for i := range st.ctxIdx {
+		st.ctxIdx[i] = int32(st.sent[i])
+	}
+	st.ctxPad = nil
+}
+
+func checkStep(st *transformerState, tokens []int32) {
+	if len(tokens) != st.rows {
+		panic(fmt.Sprintf("model: Step with %d tokens for %d rows", len(tokens), st.rows))
+	}
+	if st.len >= st.maxLen {
+		panic(fmt.Sprintf("model: Step beyond the %d positions the state was started with", st.maxLen))
+	}
+}
+
+// stepSelfAttention runs the masked self-attention sub-layer of decoder
+// layer l for one step, appending this step's keys and values to the cache
+// (as Transformer.Step does).
+func stepSelfAttention(g *engine.Graph, layer DecoderLayer, st *transformerState, l int, x *engine.Tensor) *engine.Tensor {
+	n, t, d := st.rows, st.len, x.Cols()
+	cache := st.cache[l]
+	return layer.SelfSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+		qkv := layer.Self.QKV.Apply(g, h)
+		for i := 0; i < n; i++ {
+			row := (t*st.maxRows + i) * 2 * d
+			copy(cache[row:row+2*d], qkv.Data[i*3*d+d:(i+1)*3*d])
+		}
+		ctx, _ := g.StepAttention(engine.Cols{T: qkv}, n, t+1, layer.Self.Heads,
+			engine.KVRows{Data: cache, LD: 2 * d, VCol: d, Index: st.selfIdx})
+		return layer.Self.Out.Apply(g, ctx)
+	})
+}
+
+// stepAttend is one step of attention a from queries h over projected
+// memory kv (rows × 2D), tk keys per row found through idx.
+func stepAttend(g *engine.Graph, a CrossAttention, h *engine.Tensor, kv []float32, tk, d int, idx []int32, pad []bool) *engine.Tensor {
+	ctx, _ := g.StepAttention(engine.Cols{T: a.Q.Apply(g, h)}, h.Rows(), tk, a.Heads,
+		engine.KVRows{Data: kv, LD: 2 * d, VCol: d, Index: idx, Pad: pad})
+	return a.Out.Apply(g, ctx)
+}
+
+// Step implements Incremental for DLCL: each layer's input is the learned
+// combination, at the current position, of the outputs below it — the
+// combination is position-wise, so one step needs only this step's
+// outputs. StartDecoding is the Transformer's (same caches and memories).
+func (m *DLCL) Step(g *engine.Graph, state DecoderState, tokens []int32) *engine.Tensor {
+	if m.Dec == nil {
+		return m.Transformer.Step(g, state, tokens)
+	}
+	st := state.(*transformerState)
+	n, t := st.rows, st.len
+	checkStep(st, tokens)
+	st.index(n, t)
+	d := m.cfg.DModel
+	x := m.embed(g, m.Emb.Tgt, tokens, 1, t)
+	x = m.Dec.run(g, x, len(m.Transformer.Dec), func(l int, in *engine.Tensor) *engine.Tensor {
+		layer := m.Transformer.Dec[l]
+		y := stepSelfAttention(g, layer, st, l, in)
+		y = layer.CrossSub.Apply(g, y, func(h *engine.Tensor) *engine.Tensor {
+			return stepAttend(g, layer.Cross, h, st.mem[l], st.s, d, st.crossIdx, st.crossPad)
+		})
+		return layer.FFNSub.Apply(g, y, func(h *engine.Tensor) *engine.Tensor { return layer.FFN.Apply(g, h) })
+	})
+	if m.cfg.FinalNorm && m.cfg.DecoderNorm != NormPost {
+		x = m.DecLN.Apply(g, x)
+	}
+	st.len++
+	return g.Linear(x, m.Emb.Out, nil)
+}
+
+var (
+	_ Incremental = (*MSC)(nil)
+	_ Incremental = (*DLCL)(nil)
+	_ Incremental = (*Transparent)(nil)
+)
