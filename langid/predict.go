@@ -23,6 +23,8 @@ type Detector interface {
 	// Predict returns up to k labels with probability >= threshold, most
 	// probable first; k < 1 means all labels.
 	Predict(line string, k int, threshold float32) []Prediction
+	// LinePredictor: prediction of a raw line of a file (see Stream).
+	LinePredictor
 	// Name describes the detector for logs and output headers.
 	Name() string
 }

@@ -76,7 +76,7 @@ func runLangid(cmd *cobra.Command, f langidFlags, path string) error {
 	}
 	report := langidProgress(cmd.ErrOrStderr(), size)
 	opt.Progress = report.update
-	err = langid.Stream(det.(langid.LinePredictor), in, out, opt)
+	err = langid.Stream(det, in, out, opt)
 	if err == nil {
 		err = out.Flush()
 	}
