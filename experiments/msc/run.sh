@@ -123,11 +123,11 @@ for m in "${MODELS[@]}"; do
 	name=${m%%:*}
 	hyp=$WORK/hyp/$name.de
 	[ -s "$hyp" ] && { log "translate $name: done"; continue; }
-	ckpt=$WORK/runs/$name/checkpoint_best.bin
-	[ -e "$ckpt" ] || ckpt=$WORK/runs/$name/checkpoint_last.bin
-	log "translate $name ($ckpt)"
+	# A run directory: translate picks model.bin, else checkpoint_best.bin,
+	# else checkpoint_last.bin, and finds the vocabulary through run.json.
+	log "translate $name"
 	# shellcheck disable=SC2086 # TRANSLATE_FLAGS is a list of flags
-	"$STRATA" translate --model "$ckpt" --input "$TEST_SRC" $TRANSLATE_FLAGS >"$hyp.tmp"
+	"$STRATA" translate --model "$WORK/runs/$name" --input "$TEST_SRC" $TRANSLATE_FLAGS >"$hyp.tmp"
 	mv "$hyp.tmp" "$hyp"
 done
 
