@@ -1,0 +1,190 @@
+package decode
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/strata-nmt/strata/data"
+)
+
+// Translator translates text with a model bundle: it encodes lines under
+// the data's tag scheme, sorts them by length into batches, searches, and
+// returns results in input order.
+type Translator struct {
+	B *Bundle
+	S *Searcher
+	// BatchSize bounds the sentences per batch.
+	BatchSize int
+	// MaxTokens bounds a batch's padded source tokens (0: no bound).
+	MaxTokens int
+	// MaxSrcLen truncates longer encoder inputs (tag and EOS kept), so one
+	// runaway line cannot exhaust memory; a warning names the line.
+	MaxSrcLen int
+	// Warn receives warnings (nil: discard).
+	Warn io.Writer
+	// Stats accumulate over calls.
+	Stats Stats
+}
+
+// Stats count what was translated.
+type Stats struct {
+	Lines, Sentences int // all lines; non-empty ones decoded
+	SrcTokens        int // encoder inputs, tags and EOS included
+	Tokens           int // generated tokens of the best hypotheses, EOS included
+}
+
+// NewTranslator returns a translator with fairseq-like batch defaults.
+func NewTranslator(b *Bundle, s *Searcher) *Translator {
+	return &Translator{B: b, S: s, BatchSize: 64, MaxTokens: 12000, MaxSrcLen: 1024}
+}
+
+// Result is the translation of one line.
+type Result struct {
+	Hyps  []Hypothesis // best first; none for an empty line
+	Texts []string     // detokenised Hyps
+}
+
+// Best is the best translation ("" for an empty line).
+func (r Result) Best() string {
+	if len(r.Texts) == 0 {
+		return ""
+	}
+	return r.Texts[0]
+}
+
+// Lines translates lines from src into tgt, through pivot when it is not
+// empty (src→pivot with the best hypothesis, then pivot→tgt; the scores
+// are those of the last leg). Empty (or all-blank) lines stay empty.
+func (t *Translator) Lines(lines []string, src, tgt, pivot string) ([]Result, error) {
+	var res []Result
+	var err error
+	if pivot != "" {
+		var mid []Result
+		if mid, err = t.leg(lines, src, pivot, "pivot leg "+src+"-"+pivot+": "); err != nil {
+			return nil, err
+		}
+		texts := make([]string, len(mid))
+		for i, r := range mid {
+			texts[i] = r.Best()
+		}
+		res, err = t.leg(texts, pivot, tgt, "pivot leg "+pivot+"-"+tgt+": ")
+	} else {
+		res, err = t.leg(lines, src, tgt, "")
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.Stats.Lines += len(lines)
+	for _, r := range res {
+		if len(r.Hyps) > 0 {
+			t.Stats.Sentences++
+		}
+	}
+	return res, nil
+}
+
+// Translate implements analysis.Translator: best translations only.
+func (t *Translator) Translate(ctx context.Context, src, tgt string, lines []string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res, err := t.Lines(lines, src, tgt, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(res))
+	for i, r := range res {
+		out[i] = r.Best()
+	}
+	return out, nil
+}
+
+// checkLang accepts "" (a scheme without tags needs none) or a language
+// with a tag in the vocabulary.
+func (t *Translator) checkLang(role, lang string) error {
+	if lang == "" {
+		if t.B.Seq.Scheme != data.TagNone && role == "target" {
+			return fmt.Errorf("the model's tag scheme %s needs a target language (--tgt-lang)", t.B.Seq.Scheme)
+		}
+		if t.B.Seq.Scheme == data.TagSENCTDEC {
+			return fmt.Errorf("the model's tag scheme %s needs a source language (--src-lang)", t.B.Seq.Scheme)
+		}
+		return nil
+	}
+	if _, ok := t.B.Vocab.LangIndex(lang); !ok {
+		return fmt.Errorf("%s language %q is not one of the model's languages %v", role, lang, t.B.Vocab.Languages())
+	}
+	return nil
+}
+
+func (t *Translator) leg(lines []string, src, tgt, what string) ([]Result, error) {
+	if err := t.checkLang("source", src); err != nil {
+		return nil, err
+	}
+	if err := t.checkLang("target", tgt); err != nil {
+		return nil, err
+	}
+	prefix, err := t.B.Seq.DecoderPrefix(tgt)
+	if err != nil {
+		return nil, fmt.Errorf("%s%w", what, err)
+	}
+	enc := t.B.Vocab.NewEncoder()
+	ids := make([][]int32, len(lines))
+	var order []int
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		x, err := t.B.Seq.EncoderInput(nil, enc.Encode(nil, l), src, tgt)
+		if err != nil {
+			return nil, fmt.Errorf("%sline %d: %w", what, t.Stats.Lines+i+1, err)
+		}
+		if t.MaxSrcLen > 0 && len(x) > t.MaxSrcLen {
+			if t.Warn != nil {
+				fmt.Fprintf(t.Warn, "warning: %sline %d: %d source tokens, truncated to %d\n", what, t.Stats.Lines+i+1, len(x), t.MaxSrcLen)
+			}
+			x = append(x[:t.MaxSrcLen-1], data.EOSID)
+		}
+		ids[i] = x
+		order = append(order, i)
+		t.Stats.SrcTokens += len(x)
+	}
+	// Longest first, so that a batch too large for memory fails at once.
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(len(ids[b]), len(ids[a])) })
+	out := make([]Result, len(lines))
+	for start := 0; start < len(order); {
+		end := t.batchEnd(order, ids, start)
+		srcs := make([][]int32, end-start)
+		for k, i := range order[start:end] {
+			srcs[k] = ids[i]
+		}
+		for k, hyps := range t.S.Search(srcs, prefix) {
+			r := Result{Hyps: hyps}
+			for _, h := range hyps {
+				r.Texts = append(r.Texts, t.B.Vocab.Decode(h.Tokens))
+			}
+			if len(hyps) > 0 {
+				t.Stats.Tokens += len(hyps[0].Tokens)
+			}
+			out[order[start+k]] = r
+		}
+		start = end
+	}
+	return out, nil
+}
+
+// batchEnd returns the end of the batch that starts at order[start]: at
+// most BatchSize sentences and MaxTokens padded source tokens (the first,
+// longest sentence sets the width), at least one sentence.
+func (t *Translator) batchEnd(order []int, ids [][]int32, start int) int {
+	width := len(ids[order[start]])
+	end := start + 1
+	for end < len(order) && end-start < t.BatchSize && (t.MaxTokens <= 0 || width*(end-start+1) <= t.MaxTokens) {
+		end++
+	}
+	return end
+}
