@@ -13,8 +13,8 @@ import (
 // It needs nothing but the Model interface, so tests and tiny models can
 // use it; real evaluations use the decode package's incremental search.
 // Outputs stop at </s> or after 2·S+10 tokens (S: the batch's source
-// length).
-func Greedy(m model.Model, threads int) Generator {
+// length), or maxLen tokens when maxLen > 0 is smaller.
+func Greedy(m model.Model, threads, maxLen int) Generator {
 	return func(ctx context.Context, b *data.InferenceBatch) ([][]int32, error) {
 		ge, gd := engine.NewInference(), engine.NewInference()
 		if threads > 0 {
@@ -28,8 +28,12 @@ func Greedy(m model.Model, threads int) Generator {
 		for r := range rows {
 			rows[r] = append([]int32(nil), b.Prefix...)
 		}
+		limit := 2*b.S + 10
+		if maxLen > 0 {
+			limit = min(limit, maxLen)
+		}
 		left := b.B
-		for step := 0; step < 2*b.S+10 && left > 0; step++ {
+		for step := 0; step < limit && left > 0; step++ {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}

@@ -81,7 +81,7 @@ func newFixture(t *testing.T, scheme string) *fixture {
 			t.Fatal(err)
 		}
 	}
-	writeNWay(t, f.devDir, "dev", sentences(24, 2))
+	writeNWay(t, f.devDir, "dev", sentences(16, 2))
 	writeNWay(t, f.testDir, "test", sentences(12, 3))
 	cfg := &data.Config{Root: root, Languages: testLangs, Tags: scheme, BPE: data.BPEConfig{Merges: 60},
 		Splits: map[string][]data.CorpusSpec{"train": {{Pair: "en-{x}", Path: "en-{x}.tsv", Directions: "both", Each: testLangs[1:]}}}}

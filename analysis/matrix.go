@@ -11,7 +11,6 @@ import (
 
 	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/internal/atomicfile"
-	"github.com/strata-nmt/strata/langid"
 )
 
 // Translator translates lines from one language into another, one output
@@ -32,7 +31,7 @@ type MatrixOptions struct {
 	// nil); the paper pivots through its best supervised system.
 	PivotTranslator Translator
 	// Detector identifies output languages for off-target rates.
-	Detector langid.Detector
+	Detector Identifier
 	// DetectorFallback records that Detector is not fastText lid.176.
 	DetectorFallback bool
 	// HypDir, when set, receives every hypothesis file (SRC-TGT.txt, and

@@ -5,6 +5,13 @@ import (
 	"github.com/strata-nmt/strata/metrics"
 )
 
+// Identifier identifies the language of a line; langid's fastText Model and
+// its Fallback satisfy it (analysis needs only these two methods).
+type Identifier interface {
+	Predict(line string, k int, threshold float32) []langid.Prediction
+	Name() string
+}
+
 // BLEUTokenizer is the SacreBLEU tokenizer the study uses for a target
 // language: zh for Chinese, 13a otherwise.
 func BLEUTokenizer(tgt string) string {
@@ -16,7 +23,7 @@ func BLEUTokenizer(tgt string) string {
 
 // Score computes BLEU, chrF and the off-target rate of hyps against refs in
 // language tgt.
-func Score(hyps, refs []string, tgt string, det langid.Detector) (Scores, error) {
+func Score(hyps, refs []string, tgt string, det Identifier) (Scores, error) {
 	var s Scores
 	bleu, err := metrics.CorpusBLEU(hyps, [][]string{refs}, metrics.BLEUOptions{Tokenize: BLEUTokenizer(tgt)})
 	if err != nil {
@@ -37,7 +44,7 @@ func Score(hyps, refs []string, tgt string, det langid.Detector) (Scores, error)
 // returns the counts per identified language and the share not identified
 // as tgt. A hypothesis with no prediction (empty output) counts as
 // off-target under the key "".
-func OffTarget(hyps []string, tgt string, det langid.Detector) (map[string]int, float64) {
+func OffTarget(hyps []string, tgt string, det Identifier) (map[string]int, float64) {
 	want := lidLabel(tgt)
 	counts := map[string]int{}
 	off := 0

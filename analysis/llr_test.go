@@ -1,0 +1,145 @@
+package analysis
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/engine"
+	"github.com/strata-nmt/strata/model"
+)
+
+// TestTeacherForcedStatesMatchGeneration checks the equivalence LLR
+// relies on: running the decoder teacher-forced over prefix + its own
+// greedy output reproduces the generation step by step (the arg-max at
+// every position is the token generated there), because the decoder is
+// causal and each position sees only its prefix.
+func TestTeacherForcedStatesMatchGeneration(t *testing.T) {
+	f := newFixture(t, "S-ENC-T-DEC")
+	ts, err := ReadTestSet(f.testDir, testLangs, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := collectExamples(context.Background(), f.sys, Greedy(f.sys.Model, 1, 0), ts, []Direction{{"de", "fr"}}, 4096, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := engine.NewInference()
+	for i, e := range ex {
+		enc := f.sys.Model.Encode(g, e.src, 1, len(e.src), model.Collect{})
+		out := f.sys.Model.Decode(g, enc, e.dec, len(e.dec), model.Collect{States: true})
+		v := out.Logits.Cols()
+		for p := e.prefix - 1; p < len(e.dec); p++ {
+			got := greedyPick(out.Logits.Data[p*v : (p+1)*v])
+			want := int32(data.EOSID) // after the last generated token
+			if p+1 < len(e.dec) {
+				want = e.dec[p+1]
+			} else if len(e.dec)-e.prefix >= 2*len(e.src)+10 {
+				continue // stopped by the length limit, not by </s>
+			}
+			if got != want {
+				t.Fatalf("sentence %d position %d: teacher-forced arg-max %d, generation produced %d", i, p, got, want)
+			}
+		}
+		if len(out.States) != f.sys.Model.Config().DecoderLayers {
+			t.Fatalf("%d decoder states for %d layers", len(out.States), f.sys.Model.Config().DecoderLayers)
+		}
+		g.Reset()
+	}
+}
+
+func TestLLREndToEnd(t *testing.T) {
+	for _, scheme := range []string{"S-ENC-T-DEC", "T-ENC"} {
+		t.Run(scheme, func(t *testing.T) { testLLR(t, scheme) })
+	}
+}
+
+func testLLR(t *testing.T, scheme string) {
+	f := newFixture(t, scheme)
+	dev, err := ReadTestSet(f.devDir, testLangs, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, err := ReadTestSet(f.testDir, testLangs, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := AllDirections(testLangs, "en")
+	sup, zs := SelectKind(all, "en", Supervised), SelectKind(all, "en", ZeroShot)
+	opt := LLRDefaults()
+	opt.BatchSentences = 16
+	gen := Greedy(f.sys.Model, 1, 8)
+	res, err := LLR(context.Background(), f.sys, gen, LLRSplit{"dev", dev, sup},
+		[]LLRSplit{{Supervised, test, sup}, {ZeroShot, test, zs}}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.EncoderLayers != 2 || res.DecoderLayers != 2 || len(res.Splits) != 2 || len(res.TrainLoss) != 3 {
+		t.Fatalf("layers %d+%d, %d splits, %d epochs of losses", res.EncoderLayers, res.DecoderLayers, len(res.Splits), len(res.TrainLoss))
+	}
+	// Encoder tokens: the pieces and </s> of every source line, the tag
+	// excluded; decoder tokens: the generated tokens.
+	enc := f.sys.Seq.Vocab.NewEncoder()
+	for _, sp := range res.Splits {
+		if len(sp.Source) != 4 || len(sp.Directions) != map[string]int{Supervised: 6, ZeroShot: 6}[sp.Name] {
+			t.Fatalf("split %s: %d layers, %d directions", sp.Name, len(sp.Source), len(sp.Directions))
+		}
+		for _, d := range sp.Directions {
+			want := 0
+			for _, l := range test.Lines[d.Src] {
+				want += len(enc.Encode(nil, l)) + 1
+			}
+			if d.EncTokens != want || d.Sentences != 8 {
+				t.Errorf("%s %s: %d encoder tokens over %d sentences, want %d over 8", sp.Name, d.Direction, d.EncTokens, d.Sentences, want)
+			}
+			hyps, err := (&SystemTranslator{Sys: f.sys, Gen: gen}).Generate(context.Background(), d.Src, d.Tgt, test.Lines[d.Src])
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, h := range hyps {
+				n += len(h)
+			}
+			if d.DecTokens != n {
+				t.Errorf("%s %s: %d decoder tokens, the model generated %d", sp.Name, d.Direction, d.DecTokens, n)
+			}
+			for l, a := range append(append([]Ratio{}, d.Source...), d.Target...) {
+				if v := float64(a); !math.IsNaN(v) && (v < 0 || v > 1) {
+					t.Errorf("%s %s layer %d: accuracy %v", sp.Name, d.Direction, l, v)
+				}
+			}
+		}
+	}
+	// Supervised training directions: the probe of the top encoder layer
+	// on the dev set's own source language is trained on it, so it beats
+	// chance (1/4) on the supervised test directions even for a random
+	// model (the token embeddings differ by language).
+	if a := float64(res.Splits[0].Source[0]); !(a > 0.4) {
+		t.Errorf("L1 source-language accuracy on supervised directions %.3f; want well above chance", a)
+	}
+	out := t.TempDir()
+	if err := WriteJSON(filepath.Join(out, "llr.json"), res); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadLLR(filepath.Join(out, "llr.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := LLRFigure(filepath.Join(out, "llr.png"), []NamedLLR{{"Post", res}, {"Again", back}}); err != nil {
+		t.Fatal(err)
+	}
+	png, _ := os.ReadFile(filepath.Join(out, "llr.png"))
+	if !bytes.HasPrefix(png, []byte("\x89PNG")) || len(png) < 2000 {
+		t.Errorf("figure: %d bytes, not a PNG with content", len(png))
+	}
+	var sb strings.Builder
+	LLRMarkdown(&sb, []NamedLLR{{"Post", back}})
+	if !strings.Contains(sb.String(), "| L4 |") || !strings.Contains(sb.String(), "Post-Tgt") {
+		t.Errorf("markdown:\n%s", sb.String())
+	}
+}
