@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/strata-nmt/strata/decode"
+)
+
+type scoreFlags struct {
+	model, dataDir, source, reference, output string
+	src, tgt                                  string
+	batch, threads                            int
+	tokens                                    bool
+}
+
+func init() {
+	var f scoreFlags
+	cmd := &cobra.Command{
+		Use:   "score-nll --model RUN_OR_FILE --source F --reference F --src-lang X --tgt-lang Y",
+		Short: "Teacher-forced log-probability and token NLL of reference translations",
+		Long: `Scores each reference given its source with teacher forcing and writes one
+line per pair: LOGPROB<TAB>TOKENS<TAB>NLL_PER_TOKEN, and with --tokens a fourth
+column of space-separated token NLLs (natural log; the reference's EOS counts as
+a token, the forced target tag does not). The totals (NLL per token and
+perplexity) go to stderr.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runScoreNLL(&f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.model, "model", "", "run directory or model/checkpoint file")
+	fl.StringVar(&f.dataDir, "data", "", "prepared data directory (default: the run's)")
+	fl.StringVar(&f.source, "source", "", "source sentences, one per line")
+	fl.StringVar(&f.reference, "reference", "", "reference translations, aligned with --source")
+	fl.StringVar(&f.output, "output", "-", "output file (- for standard output)")
+	fl.StringVar(&f.src, "src-lang", "", "source language")
+	fl.StringVar(&f.tgt, "tgt-lang", "", "target language")
+	fl.IntVar(&f.batch, "batch-size", 64, "pairs per batch")
+	fl.IntVar(&f.threads, "threads", 0, "kernel threads (0: all cores)")
+	fl.BoolVar(&f.tokens, "tokens", false, "also write each token's NLL")
+	rootCmd.AddCommand(cmd)
+}
+
+func readTextLines(path string) ([]string, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	var lines []string
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	for sc.Scan() {
+		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return lines, nil
+}
+
+func runScoreNLL(f *scoreFlags) error {
+	if f.model == "" || f.source == "" || f.reference == "" {
+		return fmt.Errorf("score-nll: --model, --source and --reference are required")
+	}
+	srcs, err := readTextLines(f.source)
+	if err != nil {
+		return err
+	}
+	refs, err := readTextLines(f.reference)
+	if err != nil {
+		return err
+	}
+	if len(srcs) != len(refs) {
+		return fmt.Errorf("score-nll: %s has %d lines but %s has %d", f.source, len(srcs), f.reference, len(refs))
+	}
+	opt := decode.Defaults()
+	tr, err := newTranslator(f.model, f.dataDir, opt, f.threads)
+	if err != nil {
+		return err
+	}
+	tr.BatchSize = f.batch
+	scores, err := tr.ScoreLines(srcs, refs, f.src, f.tgt)
+	if err != nil {
+		return err
+	}
+	var total float64
+	var ntok int
+	err = writeOutput(f.output, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		for _, s := range scores {
+			total -= s.LogProb
+			ntok += s.Tokens()
+			fmt.Fprintf(bw, "%.4f\t%d\t%.4f", s.LogProb, s.Tokens(), -s.LogProb/float64(s.Tokens()))
+			if f.tokens {
+				parts := make([]string, len(s.NLL))
+				for i, x := range s.NLL {
+					parts[i] = strconv.FormatFloat(float64(x), 'f', 4, 32)
+				}
+				fmt.Fprintf(bw, "\t%s", strings.Join(parts, " "))
+			}
+			bw.WriteByte('\n')
+		}
+		return bw.Flush()
+	})
+	if err != nil {
+		return err
+	}
+	if ntok > 0 {
+		fmt.Fprintf(os.Stderr, "scored %d pairs, %d tokens: NLL %.4f nats/token, perplexity %.2f\n",
+			len(scores), ntok, total/float64(ntok), math.Exp(total/float64(ntok)))
+	}
+	return nil
+}

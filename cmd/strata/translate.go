@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/strata-nmt/strata/decode"
+	"github.com/strata-nmt/strata/internal/atomicfile"
+	"golang.org/x/term"
+)
+
+// translateFlags holds strata translate's options.
+type translateFlags struct {
+	model, dataDir, input, output string
+	src, tgt, pivot               string
+	opt                           decode.Options
+	batch, maxTokens, buffer      int
+	maxSrcLen, threads            int
+	scores                        bool
+}
+
+// searchFlags registers the search options shared by translate and the
+// commands that decode.
+func searchFlags(cmd *cobra.Command, o *decode.Options) {
+	*o = decode.Defaults()
+	fl := cmd.Flags()
+	fl.IntVar(&o.Beam, "beam", o.Beam, "beam size")
+	fl.BoolVar(&o.Greedy, "greedy", false, "greedy search (most probable token each step)")
+	fl.Float64Var(&o.LenPen, "lenpen", o.LenPen, "length penalty: score = Σ log p / length^lenpen (EOS counted)")
+	fl.Float64Var(&o.MaxLenA, "max-len-a", 1.2, "max output length = a·src_len + b")
+	fl.IntVar(&o.MaxLenB, "max-len-b", 10, "max output length = a·src_len + b")
+	fl.BoolVar(&o.BatchMaxLen, "batch-max-len", false, "use the padded batch width as src_len, as fairseq does (default: each sentence's own length)")
+	fl.IntVar(&o.MinLen, "min-len", o.MinLen, "forbid EOS before this many tokens")
+	fl.Float64Var(&o.UnkPenalty, "unkpen", 0, "penalty subtracted from <unk>'s log-probability")
+	fl.IntVar(&o.NoRepeatNgram, "no-repeat-ngram", 0, "block repeated n-grams of this size (0: off)")
+	fl.IntVar(&o.NBest, "nbest", 1, "hypotheses per sentence (LINE<TAB>SCORE<TAB>TEXT lines when > 1)")
+}
+
+func init() {
+	var f translateFlags
+	cmd := &cobra.Command{
+		Use:   "translate --model RUN_OR_FILE [--data DIR] --src-lang X --tgt-lang Y [--input F] [--output F]",
+		Short: "Translate text with beam search (stdin to stdout by default)",
+		Long: `Translates one sentence per line, keeping input order and empty lines, with
+fairseq's beam search over incremental decoder state. Input is read and
+translated --buffer lines at a time (sorted by length into batches), so memory
+stays bounded for any input size. The model is a run directory (model.bin,
+else checkpoint_best.bin, else checkpoint_last.bin; the data directory comes
+from its run.json unless --data is given) or a model/checkpoint file.
+--pivot en translates X→en→Y in one command. See docs/decoding.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runTranslate(cmd, &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.model, "model", "", "run directory or model/checkpoint file")
+	fl.StringVar(&f.dataDir, "data", "", "prepared data directory (default: the run's, from run.json)")
+	fl.StringVar(&f.input, "input", "-", "input file (- for standard input)")
+	fl.StringVar(&f.output, "output", "-", "output file (- for standard output; written atomically)")
+	fl.StringVar(&f.src, "src-lang", "", "source language (sets the encoder tag under S-ENC-T-DEC)")
+	fl.StringVar(&f.tgt, "tgt-lang", "", "target language (the forced decoder tag under S-ENC-T-DEC, the encoder tag under T-ENC)")
+	fl.StringVar(&f.pivot, "pivot", "", "translate through this language (X→pivot→Y)")
+	fl.IntVar(&f.batch, "batch-size", 64, "sentences per batch")
+	fl.IntVar(&f.maxTokens, "max-tokens", 12000, "padded source tokens per batch (0: no bound)")
+	fl.IntVar(&f.buffer, "buffer", 2000, "lines read and sorted at a time")
+	fl.IntVar(&f.maxSrcLen, "max-src-len", 1024, "truncate longer sources (with a warning)")
+	fl.IntVar(&f.threads, "threads", 0, "kernel threads (0: all cores)")
+	fl.BoolVar(&f.scores, "scores", false, "prefix each output with its score and a tab")
+	searchFlags(cmd, &f.opt)
+	rootCmd.AddCommand(cmd)
+}
+
+func runTranslate(cmd *cobra.Command, f *translateFlags) error {
+	if f.model == "" {
+		return fmt.Errorf("translate: --model is required")
+	}
+	tr, err := newTranslator(f.model, f.dataDir, f.opt, f.threads)
+	if err != nil {
+		return err
+	}
+	tr.BatchSize, tr.MaxTokens, tr.MaxSrcLen, tr.Warn = f.batch, f.maxTokens, f.maxSrcLen, os.Stderr
+	in, total, closeIn, err := openTranslateInput(f.input)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	so := decode.StreamOptions{Src: f.src, Tgt: f.tgt, Pivot: f.pivot, Buffer: f.buffer, Scores: f.scores,
+		Progress: os.Stderr, ProgressLog: !term.IsTerminal(int(os.Stderr.Fd())), Total: total}
+	start := time.Now()
+	err = writeOutput(f.output, func(w io.Writer) error { return tr.Stream(in, w, so) })
+	if err != nil {
+		return err
+	}
+	el := time.Since(start).Seconds()
+	s := tr.Stats
+	fmt.Fprintf(os.Stderr, "translated %d lines (%d sentences, %d source / %d generated tokens) in %.1fs: %.2f sentences/s, %.1f tokens/s\n",
+		s.Lines, s.Sentences, s.SrcTokens, s.Tokens, el, float64(s.Sentences)/el, float64(s.Tokens)/el)
+	return nil
+}
+
+func newTranslator(modelPath, dataDir string, o decode.Options, threads int) (*decode.Translator, error) {
+	b, err := decode.Load(modelPath, dataDir)
+	if err != nil {
+		return nil, err
+	}
+	s, err := decode.NewSearcher(b.Model, o)
+	if err != nil {
+		return nil, err
+	}
+	if threads > 0 {
+		s.SetThreads(threads)
+	}
+	return decode.NewTranslator(b, s), nil
+}
+
+// openTranslateInput opens a file or stdin ("-"); for a regular file it also counts
+// the lines, for the progress ETA.
+func openTranslateInput(path string) (io.Reader, int, func(), error) {
+	if path == "-" || path == "" {
+		return os.Stdin, 0, func() {}, nil
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	n, err := countLines(fh)
+	if err != nil {
+		fh.Close()
+		return nil, 0, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if _, err := fh.Seek(0, io.SeekStart); err != nil {
+		fh.Close()
+		return nil, 0, nil, err
+	}
+	return fh, n, func() { fh.Close() }, nil
+}
+
+func countLines(r io.Reader) (int, error) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	buf := make([]byte, 1<<20)
+	n, last := 0, byte('\n')
+	for {
+		k, err := br.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if k > 0 {
+			last = buf[k-1]
+		}
+		if err == io.EOF {
+			if last != '\n' {
+				n++
+			}
+			return n, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+}
+
+// writeOutput runs fn on stdout ("-") or on an atomically written file.
+func writeOutput(path string, fn func(io.Writer) error) error {
+	if path == "-" || path == "" {
+		return fn(os.Stdout)
+	}
+	return atomicfile.WriteWith(path, fn)
+}
