@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/decode"
 	"github.com/strata-nmt/strata/langid"
 	"github.com/strata-nmt/strata/model"
 )
@@ -64,7 +66,7 @@ func writeNWay(t *testing.T, dir, prefix string, sents [][]int) {
 // and test sets, and a tiny random model over its vocabulary.
 type fixture struct {
 	root, dataDir, devDir, testDir, modelPath string
-	sys                                       *System
+	sys                                       *decode.Bundle
 }
 
 func newFixture(t *testing.T, scheme string) *fixture {
@@ -89,7 +91,7 @@ func newFixture(t *testing.T, scheme string) *fixture {
 	if _, err := data.Prepare(cfg, f.dataDir, data.PrepareOptions{Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	seq, err := LoadSequencer(f.dataDir)
+	_, seq, err := decode.OpenVocab(f.dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +108,7 @@ func newFixture(t *testing.T, scheme string) *fixture {
 	if err := model.Save(f.modelPath, m, nil); err != nil {
 		t.Fatal(err)
 	}
-	if f.sys, err = LoadSystem(f.modelPath, f.dataDir); err != nil {
+	if f.sys, err = decode.Load(f.modelPath, f.dataDir); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -137,4 +139,37 @@ func (lexDetector) Predict(line string, _ int, _ float32) []langid.Prediction {
 		return nil
 	}
 	return []langid.Prediction{{Label: "__label__" + best, Prob: 1}}
+}
+
+// greedyGen is greedy search with outputs of at most maxLen tokens (a
+// random model never stops by itself).
+func greedyGen(t *testing.T, f *fixture, maxLen int) Generator {
+	t.Helper()
+	o := decode.Defaults()
+	o.Greedy, o.Beam, o.MaxLenA, o.MaxLenB = true, 1, 0, maxLen
+	s, err := decode.NewSearcher(f.sys.Model, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return SearchGenerator(s)
+}
+
+// generate returns the generator's output for every line, in order.
+func generate(t *testing.T, f *fixture, gen Generator, d Direction, lines []string) [][]int32 {
+	t.Helper()
+	bs, err := data.InferenceBatches(f.sys.Seq, d.Src, d.Tgt, lines, 4096, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([][]int32, len(lines))
+	for _, b := range bs {
+		hyps, err := gen(context.Background(), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r, h := range hyps {
+			out[b.Index[r]] = h
+		}
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/strata-nmt/strata/decode"
 	"github.com/strata-nmt/strata/engine"
 )
 
@@ -129,7 +130,7 @@ func ReadLLR(path string) (*LLRResult, error) {
 
 // LLR trains the probes on train (the supervised directions of a dev set)
 // and measures them on every test split.
-func LLR(ctx context.Context, sys *System, gen Generator, train LLRSplit, tests []LLRSplit, opt LLROptions) (*LLRResult, error) {
+func LLR(ctx context.Context, sys *decode.Bundle, gen Generator, train LLRSplit, tests []LLRSplit, opt LLROptions) (*LLRResult, error) {
 	if opt.Epochs < 1 || opt.BatchSentences < 1 || opt.LR <= 0 {
 		return nil, fmt.Errorf("llr: epochs, batch size and learning rate must be positive")
 	}
@@ -154,7 +155,7 @@ func LLR(ctx context.Context, sys *System, gen Generator, train LLRSplit, tests 
 	ls := statesOf(g, sys.Model, trainEx, []int{0}, rule)
 	ne, nd, d := len(ls.enc), len(ls.dec), ls.enc[0].Cols()
 	g.Reset()
-	res := &LLRResult{Model: sys.Path, EncoderLayers: ne, DecoderLayers: nd, Languages: sys.Seq.Vocab.Languages(),
+	res := &LLRResult{Model: sys.ModelPath, EncoderLayers: ne, DecoderLayers: nd, Languages: sys.Seq.Vocab.Languages(),
 		TrainSet: train.Set.Dir, TrainDirs: train.Directions, Epochs: opt.Epochs, LR: opt.LR,
 		Batch: opt.BatchSentences, Seed: opt.Seed, IncludeTags: opt.IncludeTags}
 	probes, err := NewProbes(2*(ne+nd), d, len(res.Languages), opt.LR, opt.Seed)
@@ -178,7 +179,7 @@ func LLR(ctx context.Context, sys *System, gen Generator, train LLRSplit, tests 
 // trainProbes runs the epochs: examples are shuffled each epoch (seeded)
 // and cut into batches of BatchSentences sentences; every token of a batch
 // is a training example of every probe.
-func trainProbes(ctx context.Context, g *engine.Graph, sys *System, p *Probes, ex []llrExample, rule tokenRule,
+func trainProbes(ctx context.Context, g *engine.Graph, sys *decode.Bundle, p *Probes, ex []llrExample, rule tokenRule,
 	opt LLROptions, res *LLRResult, logf func(string, ...any)) error {
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x11a))
 	order := make([]int, len(ex))
@@ -227,7 +228,7 @@ func meanOf(xs []float64) float64 {
 
 // evalProbes measures every probe on every direction of a split; ne is the
 // number of encoder layers (probes 0..2ne-1 read encoder states).
-func evalProbes(g *engine.Graph, sys *System, p *Probes, ex []llrExample, sp LLRSplit, rule tokenRule, batch, ne int) LLRSplitResult {
+func evalProbes(g *engine.Graph, sys *decode.Bundle, p *Probes, ex []llrExample, sp LLRSplit, rule tokenRule, batch, ne int) LLRSplitResult {
 	nd := len(sp.Directions)
 	correct := make([][]int, nd)
 	encTok, decTok, sents := make([]int, nd), make([]int, nd), make([]int, nd)

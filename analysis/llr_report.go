@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/strata-nmt/strata/plot"
 )
 
 // NamedLLR labels an LLR result in figures and tables (e.g. "Pre", "Post").
@@ -12,33 +14,44 @@ type NamedLLR struct {
 	Result *LLRResult
 }
 
-// LLRFigure draws the paper's Figure 2: one panel per test split, with the
-// source- and target-language accuracy (%) of every system along the
-// layers L1..L(E+D); a dashed line separates encoder from decoder.
-func LLRFigure(path string, systems []NamedLLR) error {
+// LLRFigures draws the paper's Figure 2, one PNG per test split
+// (PREFIX_SPLIT.png): the source- and target-language accuracy (%) of every
+// system along the layers 1..E+D (encoder first). It returns the files.
+func LLRFigures(prefix string, systems []NamedLLR) ([]string, error) {
 	if len(systems) == 0 {
-		return fmt.Errorf("llr figure: no results")
+		return nil, fmt.Errorf("llr figure: no results")
 	}
 	first := systems[0].Result
-	var panels []Panel
+	var files []string
 	for si, sp := range first.Splits {
-		pn := Panel{Title: sp.Name, YLabel: "accuracy (%)", X: first.LayerNames(), Divider: first.EncoderLayers, YMin: 0, YMax: 100}
+		var series []plot.Series
 		for _, s := range systems {
 			r := s.Result
 			if r.EncoderLayers != first.EncoderLayers || r.DecoderLayers != first.DecoderLayers {
-				return fmt.Errorf("llr figure: %s has %d+%d layers, %s %d+%d", s.Name, r.EncoderLayers, r.DecoderLayers,
+				return nil, fmt.Errorf("llr figure: %s has %d+%d layers, %s %d+%d", s.Name, r.EncoderLayers, r.DecoderLayers,
 					systems[0].Name, first.EncoderLayers, first.DecoderLayers)
 			}
 			if si >= len(r.Splits) || r.Splits[si].Name != sp.Name {
-				return fmt.Errorf("llr figure: %s has no split %q in position %d", s.Name, sp.Name, si+1)
+				return nil, fmt.Errorf("llr figure: %s has no split %q in position %d", s.Name, sp.Name, si+1)
 			}
-			pn.Series = append(pn.Series,
-				Series{Name: s.Name + "-Src", Values: percent(r.Splits[si].Source)},
-				Series{Name: s.Name + "-Tgt", Values: percent(r.Splits[si].Target), Dashed: true})
+			x := make([]float64, len(r.Splits[si].Source))
+			for i := range x {
+				x[i] = float64(i + 1)
+			}
+			series = append(series,
+				plot.Series{Name: s.Name + "-Src", X: x, Y: percent(r.Splits[si].Source)},
+				plot.Series{Name: s.Name + "-Tgt", X: x, Y: percent(r.Splits[si].Target)})
 		}
-		panels = append(panels, pn)
+		path := prefix + "_" + sp.Name + ".png"
+		title := fmt.Sprintf("Layer-wise language recognition, %s directions", sp.Name)
+		xl := fmt.Sprintf("layer (L1-L%d encoder, L%d-L%d decoder)", first.EncoderLayers, first.EncoderLayers+1,
+			first.EncoderLayers+first.DecoderLayers)
+		if err := plot.Lines(path, title, xl, "accuracy (%)", series, plot.Size(800, 480)); err != nil {
+			return nil, err
+		}
+		files = append(files, path)
 	}
-	return LinePanels(path, panels)
+	return files, nil
 }
 
 func percent(rs []Ratio) []float64 {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/decode"
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/model"
 )
@@ -27,7 +28,7 @@ type llrExample struct {
 // returns the examples; the decoder input is the prefix followed by the
 // model's own output, so a teacher-forced pass over it reproduces the
 // states of autoregressive generation (the decoder is causal).
-func collectExamples(ctx context.Context, sys *System, gen Generator, set *TestSet, dirs []Direction, maxTokens int, log io.Writer) ([]llrExample, error) {
+func collectExamples(ctx context.Context, sys *decode.Bundle, gen Generator, set *TestSet, dirs []Direction, maxTokens int, log io.Writer) ([]llrExample, error) {
 	seq := sys.Seq
 	var out []llrExample
 	for di, d := range dirs {
@@ -63,14 +64,6 @@ func collectExamples(ctx context.Context, sys *System, gen Generator, set *TestS
 		}
 	}
 	return out, nil
-}
-
-func trimPad(row []int32) []int32 {
-	n := len(row)
-	for n > 0 && row[n-1] == data.PadID {
-		n--
-	}
-	return append([]int32(nil), row[:n]...)
 }
 
 // layerStates holds one batch's hidden states and which of their rows the

@@ -15,41 +15,50 @@ import (
 )
 
 // TestTeacherForcedStatesMatchGeneration checks the equivalence LLR
-// relies on: running the decoder teacher-forced over prefix + its own
-// greedy output reproduces the generation step by step (the arg-max at
-// every position is the token generated there), because the decoder is
-// causal and each position sees only its prefix.
+// relies on: running the decoder teacher-forced over prefix + the output
+// of the incremental greedy search reproduces the generation step by step
+// (the arg-max at every position, pad excluded as in the search, is the
+// token generated there), because the decoder is causal and each position
+// sees only its prefix.
 func TestTeacherForcedStatesMatchGeneration(t *testing.T) {
 	f := newFixture(t, "S-ENC-T-DEC")
 	ts, err := ReadTestSet(f.testDir, testLangs, 6)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := collectExamples(context.Background(), f.sys, Greedy(f.sys.Model, 1, 0), ts, []Direction{{"de", "fr"}}, 4096, nil)
+	const maxLen = 30
+	ex, err := collectExamples(context.Background(), f.sys, greedyGen(t, f, maxLen), ts, []Direction{{"de", "fr"}}, 4096, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := engine.NewInference()
+	compared := 0
 	for i, e := range ex {
 		enc := f.sys.Model.Encode(g, e.src, 1, len(e.src), model.Collect{})
 		out := f.sys.Model.Decode(g, enc, e.dec, len(e.dec), model.Collect{States: true})
 		v := out.Logits.Cols()
 		for p := e.prefix - 1; p < len(e.dec); p++ {
-			got := greedyPick(out.Logits.Data[p*v : (p+1)*v])
+			row := out.Logits.Data[p*v : (p+1)*v]
+			row[data.PadID] = float32(math.Inf(-1))
+			got := int32(argmax(row))
 			want := int32(data.EOSID) // after the last generated token
 			if p+1 < len(e.dec) {
 				want = e.dec[p+1]
-			} else if len(e.dec)-e.prefix >= 2*len(e.src)+10 {
-				continue // stopped by the length limit, not by </s>
+			} else if len(e.dec)-e.prefix == maxLen {
+				continue // </s> forced by the length limit
 			}
 			if got != want {
 				t.Fatalf("sentence %d position %d: teacher-forced arg-max %d, generation produced %d", i, p, got, want)
 			}
+			compared++
 		}
 		if len(out.States) != f.sys.Model.Config().DecoderLayers {
 			t.Fatalf("%d decoder states for %d layers", len(out.States), f.sys.Model.Config().DecoderLayers)
 		}
 		g.Reset()
+	}
+	if compared < 6*10 {
+		t.Errorf("only %d positions compared", compared)
 	}
 }
 
@@ -73,7 +82,7 @@ func testLLR(t *testing.T, scheme string) {
 	sup, zs := SelectKind(all, "en", Supervised), SelectKind(all, "en", ZeroShot)
 	opt := LLRDefaults()
 	opt.BatchSentences = 16
-	gen := Greedy(f.sys.Model, 1, 8)
+	gen := greedyGen(t, f, 8)
 	res, err := LLR(context.Background(), f.sys, gen, LLRSplit{"dev", dev, sup},
 		[]LLRSplit{{Supervised, test, sup}, {ZeroShot, test, zs}}, opt)
 	if err != nil {
@@ -97,12 +106,8 @@ func testLLR(t *testing.T, scheme string) {
 			if d.EncTokens != want || d.Sentences != 8 {
 				t.Errorf("%s %s: %d encoder tokens over %d sentences, want %d over 8", sp.Name, d.Direction, d.EncTokens, d.Sentences, want)
 			}
-			hyps, err := (&SystemTranslator{Sys: f.sys, Gen: gen}).Generate(context.Background(), d.Src, d.Tgt, test.Lines[d.Src])
-			if err != nil {
-				t.Fatal(err)
-			}
 			n := 0
-			for _, h := range hyps {
+			for _, h := range generate(t, f, gen, d.Direction, test.Lines[d.Src]) {
 				n += len(h)
 			}
 			if d.DecTokens != n {
@@ -130,12 +135,18 @@ func testLLR(t *testing.T, scheme string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := LLRFigure(filepath.Join(out, "llr.png"), []NamedLLR{{"Post", res}, {"Again", back}}); err != nil {
+	files, err := LLRFigures(filepath.Join(out, "llr"), []NamedLLR{{"Post", res}, {"Again", back}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	png, _ := os.ReadFile(filepath.Join(out, "llr.png"))
-	if !bytes.HasPrefix(png, []byte("\x89PNG")) || len(png) < 2000 {
-		t.Errorf("figure: %d bytes, not a PNG with content", len(png))
+	if len(files) != 2 || filepath.Base(files[1]) != "llr_zero-shot.png" {
+		t.Errorf("figures %v", files)
+	}
+	for _, f := range files {
+		png, _ := os.ReadFile(f)
+		if !bytes.HasPrefix(png, []byte("\x89PNG")) || len(png) < 2000 {
+			t.Errorf("%s: %d bytes, not a PNG with content", f, len(png))
+		}
 	}
 	var sb strings.Builder
 	LLRMarkdown(&sb, []NamedLLR{{"Post", back}})

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/strata-nmt/strata/internal/atomicfile"
+	"github.com/strata-nmt/strata/plot"
 )
 
 // WriteJSON writes v as indented JSON, atomically.
@@ -212,5 +213,6 @@ func WriteMatrixOutputs(dir string, r *MatrixResult) error {
 		return nil
 	}
 	langs, grid := r.ZeroShotGrid()
-	return Heatmap(filepath.Join(dir, MatrixHeatmap), "zero-shot BLEU", "target", "source", langs, langs, grid)
+	return plot.Heatmap(filepath.Join(dir, MatrixHeatmap), "zero-shot BLEU (row: source, column: target)", langs, langs, grid,
+		plot.AxisLabels("target", "source"), plot.CellValues("%.1f"), plot.Size(120+90*len(langs), 90+80*len(langs)))
 }
