@@ -115,6 +115,10 @@ func Learn(wc *WordCounts, opt Options) (*Model, LearnStats, error) {
 	return m, st, err
 }
 
+// invalidByte stands for an invalid UTF-8 byte in character counts (a valid
+// U+FFFD is an ordinary character).
+const invalidByte = -2
+
 // chooseAlphabet keeps the most frequent characters until they cover the
 // wanted share of occurrences; ties and order are by frequency, then rune.
 func chooseAlphabet(wc *WordCounts, coverage float64) (alphabet []string, uncovered int64, seen int) {
@@ -124,9 +128,14 @@ func chooseAlphabet(wc *WordCounts, coverage float64) (alphabet []string, uncove
 		n := wc.n[i]
 		freq[markerRune] += n
 		total += n
-		for _, r := range w {
+		for k := 0; k < len(w); {
+			r, size := utf8.DecodeRuneInString(w[k:])
+			if size == 1 && r == utf8.RuneError {
+				r = invalidByte
+			}
 			freq[r] += n
 			total += n
+			k += size
 		}
 	}
 	type rc struct {
@@ -145,7 +154,7 @@ func chooseAlphabet(wc *WordCounts, coverage float64) (alphabet []string, uncove
 	})
 	var covered int64
 	for _, c := range all {
-		invalid := c.r == utf8.RuneError // stands for invalid bytes: always bytes
+		invalid := c.r == invalidByte // always byte fallback
 		keep := c.r == markerRune || (!invalid && float64(covered) < coverage*float64(total))
 		if !keep {
 			uncovered += c.n

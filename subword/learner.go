@@ -44,12 +44,14 @@ func newLearner(wc *WordCounts, alphabet []string, maxLen int32) *learner {
 		w := kw.w
 		syms := make([]int32, 1, 1+utf8.RuneCountInString(w))
 		syms[0] = marker
-		for _, r := range w {
+		for k := 0; k < len(w); {
+			r, size := utf8.DecodeRuneInString(w[k:])
 			id, ok := charID[r]
-			if !ok || r == markerRune {
+			if !ok || r == markerRune || (r == utf8.RuneError && size == 1) {
 				id = noSymbol
 			}
 			syms = append(syms, id)
+			k += size
 		}
 		n := kw.n
 		l.words[wi], l.freq[wi] = syms, n

@@ -74,7 +74,7 @@ func (m *Model) derive() error {
 	hasMarker := false
 	for i, c := range m.alphabet {
 		r, size := utf8.DecodeRuneInString(c)
-		if r == utf8.RuneError || size != len(c) {
+		if (r == utf8.RuneError && size == 1) || size != len(c) {
 			return fmt.Errorf("subword: alphabet entry %d (%q) is not one character", i, c)
 		}
 		if _, dup := m.charID[r]; dup {

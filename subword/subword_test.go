@@ -64,6 +64,24 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+func TestReplacementCharIsACharacter(t *testing.T) {
+	// A valid U+FFFD in text is a character like any other; an invalid byte
+	// (which Go also decodes as U+FFFD) is not, and falls back.
+	m := learnLines(t, []string{"a\uFFFDb a\uFFFDb", "c\xffd"}, 5)
+	e := m.NewEncoder()
+	e.Encode(nil, "a\uFFFDb")
+	if e.Fallbacks != 0 {
+		t.Fatalf("U+FFFD fell back (alphabet %d)", m.AlphabetSize())
+	}
+	e.Encode(nil, "c\xffd")
+	if e.Fallbacks != 1 || e.FallbackBytes != 1 {
+		t.Fatalf("invalid byte: %d fallbacks", e.Fallbacks)
+	}
+	if _, ok := m.PieceID("\uFFFD"); !ok {
+		t.Fatal("U+FFFD not in the alphabet")
+	}
+}
+
 func TestFallbackCounts(t *testing.T) {
 	m := learnLines(t, []string{"abc abc"}, 3)
 	e := m.NewEncoder()

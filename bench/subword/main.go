@@ -23,6 +23,7 @@ func main() {
 	model := flag.String("model", "", "write the model here (and skip learning if -encode-only)")
 	encodeOnly := flag.Bool("encode-only", false, "load -model instead of learning")
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "goroutines")
+	learnOnly := flag.Bool("learn-only", false, "stop after learning")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile here")
 	flag.Parse()
 	if *cpuProfile != "" {
@@ -59,6 +60,9 @@ func main() {
 				log.Fatal(err)
 			}
 		}
+	}
+	if *learnOnly {
+		return
 	}
 	t0 := time.Now()
 	out, est := m.EncodeLines(lines, *workers, nil)
