@@ -1,0 +1,181 @@
+// Command decode is strata's side of the decoding benchmark: the model and
+// setting of bench/reference/decode_transformer.py (6+6 layers, d=256,
+// ffn=1024, 4 heads, vocabulary 8000, random weights; 500 sources of 10-40
+// ids plus EOS; beam 5, batch 32, max_len = 1.2·S + 10 with S the padded
+// batch width, as fairseq computes it), printing one JSON line in the same
+// format. With --sources it decodes the exact sources the reference dumped
+// (--dump-sources), so both sides do the same work; bench/decode/run.sh
+// runs both and prints the ratio.
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/decode"
+	"github.com/strata-nmt/strata/engine/blas"
+	"github.com/strata-nmt/strata/model"
+)
+
+func main() {
+	sentences := flag.Int("sentences", 500, "random sources to decode (without --sources)")
+	minLen := flag.Int("min-src-len", 10, "fewest word ids per random source")
+	maxLen := flag.Int("max-src-len", 40, "most word ids per random source")
+	sources := flag.String("sources", "", "decode these sources (ids, EOS included, one sentence a line)")
+	batch := flag.Int("batch", 32, "sentences per batch")
+	beam := flag.Int("beam", 5, "beam size")
+	a := flag.Float64("max-len-a", 1.2, "max_len = a·S + b")
+	b := flag.Int("max-len-b", 10, "max_len = a·S + b")
+	vocab := flag.Int("vocab", 8000, "vocabulary size")
+	layers := flag.Int("layers", 6, "encoder and decoder layers")
+	dim := flag.Int("dim", 256, "model width")
+	ffn := flag.Int("ffn-dim", 1024, "feed-forward width")
+	heads := flag.Int("heads", 4, "attention heads")
+	threads := flag.Int("threads", 2, "kernel threads (GOMAXPROCS)")
+	warmup := flag.Int("warmup-batches", 1, "batches decoded once, untimed, first")
+	recompute := flag.Bool("recompute", false, "re-run the decoder over whole prefixes (no incremental state)")
+	seed := flag.Uint64("seed", 1, "seed of weights and sources")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile here")
+	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		check(err)
+		check(pprof.StartCPUProfile(f))
+		defer pprof.StopCPUProfile()
+	}
+	runtime.GOMAXPROCS(*threads)
+
+	cfg, _ := model.Preset("tiny")
+	cfg.EncoderLayers, cfg.DecoderLayers, cfg.DModel, cfg.FFN, cfg.Heads = *layers, *layers, *dim, *ffn, *heads
+	cfg.SrcVocab, cfg.TgtVocab = *vocab, *vocab
+	m, err := model.New(cfg, *seed)
+	check(err)
+	srcs := randomSources(*sentences, *minLen, *maxLen, *vocab, *seed)
+	if *sources != "" {
+		srcs, err = readSources(*sources)
+		check(err)
+	}
+	o := decode.Defaults()
+	o.Beam, o.NBest, o.MaxLenA, o.MaxLenB, o.BatchMaxLen = *beam, 1, *a, *b, true
+	s, err := decode.NewSearcher(m, o)
+	check(err)
+	s.SetThreads(*threads)
+	if *recompute {
+		s.ForceRecompute()
+	}
+	batches := lengthSorted(srcs, *batch)
+	for _, bt := range batches[:min(*warmup, len(batches))] {
+		s.Search(pick(srcs, bt), []int32{data.DecoderStart})
+	}
+	generated, srcTokens := 0, 0
+	start := time.Now()
+	for n, bt := range batches {
+		for _, hyps := range s.Search(pick(srcs, bt), []int32{data.DecoderStart}) {
+			generated += len(hyps[0].Tokens)
+		}
+		fmt.Fprintf(os.Stderr, "batch %d/%d %.2f sent/s\n", n+1, len(batches), float64((n+1)*len(bt))/time.Since(start).Seconds())
+	}
+	el := time.Since(start).Seconds()
+	for _, x := range srcs {
+		srcTokens += len(x)
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	out := map[string]any{
+		"impl": "strata", "bench": "decode", "blas": blas.Default().Name(), "threads": *threads,
+		"incremental": s.Incremental(), "weights": fmt.Sprintf("random(seed=%d)", *seed),
+		"sentences": len(srcs), "beam": *beam, "batch": *batch, "src_tokens": srcTokens,
+		"generated_tokens": generated, "seconds": round(el, 3),
+		"tokens_per_s": round(float64(generated)/el, 1), "sentences_per_s": round(float64(len(srcs))/el, 2),
+		"heap_sys_mb": round(float64(ms.HeapSys)/(1<<20), 1),
+	}
+	js, _ := json.Marshal(out)
+	fmt.Println(string(js))
+}
+
+func round(x float64, d int) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', d, 64), 64)
+	return v
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench/decode:", err)
+		os.Exit(1)
+	}
+}
+
+// randomSources draws word ids uniformly from [NumSpecial, vocab) with
+// lengths uniform in [lo, hi], EOS appended, as the reference does.
+func randomSources(n, lo, hi, vocab int, seed uint64) [][]int32 {
+	r := rand.New(rand.NewPCG(seed, 2))
+	out := make([][]int32, n)
+	for i := range out {
+		l := lo + r.IntN(hi-lo+1)
+		for j := 0; j < l; j++ {
+			out[i] = append(out[i], int32(data.NumSpecial+r.IntN(vocab-data.NumSpecial)))
+		}
+		out[i] = append(out[i], data.EOSID)
+	}
+	return out
+}
+
+func readSources(path string) ([][]int32, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out [][]int32
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		var ids []int32
+		for _, w := range strings.Fields(sc.Text()) {
+			v, err := strconv.Atoi(w)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %q is not a token id", path, line, w)
+			}
+			ids = append(ids, int32(v))
+		}
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("%s:%d: empty source", path, line)
+		}
+		out = append(out, ids)
+	}
+	return out, sc.Err()
+}
+
+// lengthSorted groups source indices into batches after a stable sort by
+// length, as the reference does.
+func lengthSorted(srcs [][]int32, size int) [][]int {
+	order := make([]int, len(srcs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(len(srcs[a]), len(srcs[b])) })
+	var out [][]int
+	for i := 0; i < len(order); i += size {
+		out = append(out, order[i:min(i+size, len(order))])
+	}
+	return out
+}
+
+func pick(srcs [][]int32, idx []int) [][]int32 {
+	out := make([][]int32, len(idx))
+	for i, j := range idx {
+		out[i] = srcs[j]
+	}
+	return out
+}
