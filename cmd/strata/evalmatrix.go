@@ -1,0 +1,296 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-nmt/strata/analysis"
+	"github.com/strata-nmt/strata/decode"
+	"github.com/strata-nmt/strata/internal/atomicfile"
+	"github.com/strata-nmt/strata/langid"
+)
+
+// evalMatrixFlags are the options of strata eval-matrix.
+type evalMatrixFlags struct {
+	model, dataDir, pivotModel, test, out, lidModel string
+	langs, directions                               []string
+	pivot                                           string
+	noPivot                                         bool
+	maxLines, batch, maxTokens, threads             int
+	opt                                             decode.Options
+}
+
+// defaultLidModel is lid.176 where the shared data sits next to the
+// repository.
+const defaultLidModel = "../shared/models/lid.176.ftz"
+
+func init() {
+	var f evalMatrixFlags
+	cmd := &cobra.Command{
+		Use:   "eval-matrix --model RUN --test DIR --out DIR",
+		Short: "Translate and score every supervised and zero-shot direction of an n-way test set",
+		Long: `Evaluates a multilingual model on an n-way parallel test set (files test.LANG,
+or FLORES-200 files such as deu_Latn.devtest, whose codes are mapped to the
+toolkit's), as in Mao et al. (2023): for every direction, supervised (to or
+from --pivot) and zero-shot (between two other languages), SacreBLEU BLEU
+(tokenizer zh for Chinese targets, 13a otherwise), chrF and the off-target
+rate (share of outputs whose language, identified by fastText lid.176, is not
+the target); then averages over supervised and over zero-shot directions.
+Zero-shot directions are also translated through the pivot (X→en→Y, the
+paper's row 0), with the same model unless --pivot-model is given.
+
+Writes OUT/matrix.json, OUT/matrix.md (also printed) and OUT/zeroshot_bleu.png,
+and keeps every hypothesis under OUT/hyp; rerunning reuses them, so an
+interrupted evaluation resumes (they are discarded when the model, test set
+or search options change). 'strata eval-matrix table' compares systems.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runEvalMatrix(cmd, &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.model, "model", "", "run directory or model file")
+	fl.StringVar(&f.dataDir, "data", "", "prepared data directory (default: the run's)")
+	fl.StringVar(&f.test, "test", "", "n-way test directory (test.LANG or FLORES *.devtest files)")
+	fl.StringVar(&f.out, "out", "", "output directory")
+	fl.StringSliceVar(&f.langs, "langs", nil, "languages (default: the model's languages found in the test set)")
+	fl.StringSliceVar(&f.directions, "directions", nil, "directions to evaluate, e.g. de-fr,en-de (default: all)")
+	fl.StringVar(&f.pivot, "pivot", "en", "hub language of the English-centric training data")
+	fl.BoolVar(&f.noPivot, "no-pivot", false, "skip pivot translation of zero-shot directions")
+	fl.StringVar(&f.pivotModel, "pivot-model", "", "model for the pivot legs (default: the evaluated model)")
+	fl.IntVar(&f.maxLines, "max-lines", 0, "evaluate only the first N lines of the test set (0: all)")
+	fl.StringVar(&f.lidModel, "lid-model", "", "fastText language-ID model (default: "+defaultLidModel+" from the repository root when present, else a pure-Go fallback)")
+	fl.IntVar(&f.batch, "batch-size", 64, "sentences per batch")
+	fl.IntVar(&f.maxTokens, "max-tokens", 12000, "padded source tokens per batch")
+	fl.IntVar(&f.threads, "threads", 0, "kernel threads (0: all cores)")
+	searchFlags(cmd, &f.opt)
+	cmd.AddCommand(evalMatrixTableCmd())
+	rootCmd.AddCommand(cmd)
+}
+
+func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
+	if f.model == "" || f.test == "" || f.out == "" {
+		return fmt.Errorf("eval-matrix: --model, --test and --out are required")
+	}
+	log := cmd.ErrOrStderr()
+	tr, err := matrixTranslator(f.model, f.dataDir, f)
+	if err != nil {
+		return err
+	}
+	langs, err := testLanguages(f.test, f.langs, tr.B.Vocab.Languages())
+	if err != nil {
+		return err
+	}
+	ts, err := analysis.ReadTestSet(f.test, langs, f.maxLines)
+	if err != nil {
+		return err
+	}
+	det, fallback, err := loadIdentifier(f.lidModel, log)
+	if err != nil {
+		return err
+	}
+	opt := analysis.MatrixOptions{Pivot: f.pivot, NoPivot: f.noPivot, Detector: det, DetectorFallback: fallback,
+		HypDir: filepath.Join(f.out, "hyp"), Log: log}
+	if opt.Directions, err = parseDirections(f.directions); err != nil {
+		return err
+	}
+	files := []string{tr.B.ModelPath}
+	if f.pivotModel != "" {
+		ptr, err := matrixTranslator(f.pivotModel, "", f)
+		if err != nil {
+			return err
+		}
+		opt.PivotTranslator = ptr
+		files = append(files, ptr.B.ModelPath)
+	}
+	if err := prepareHypDir(opt.HypDir, files, f, ts, log); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := analysis.EvalMatrix(ctx, tr, ts, opt)
+	if err != nil {
+		return err
+	}
+	res.Model = tr.B.ModelPath
+	if err := analysis.WriteMatrixOutputs(f.out, res); err != nil {
+		return err
+	}
+	if err := res.WriteMarkdown(cmd.OutOrStdout()); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "wrote %s, %s and %s in %s\n", analysis.MatrixJSON, analysis.MatrixMarkdown, analysis.MatrixHeatmap, f.out)
+	return nil
+}
+
+func matrixTranslator(model, dataDir string, f *evalMatrixFlags) (*decode.Translator, error) {
+	tr, err := newTranslator(model, dataDir, f.opt, f.threads)
+	if err != nil {
+		return nil, err
+	}
+	tr.BatchSize, tr.MaxTokens, tr.Warn = f.batch, f.maxTokens, os.Stderr
+	return tr, nil
+}
+
+// testLanguages returns the requested languages, or the model's languages
+// that the test directory has files for.
+func testLanguages(dir string, requested, model []string) ([]string, error) {
+	if len(requested) > 0 {
+		return requested, nil
+	}
+	found, err := analysis.ScanTestSet(dir)
+	if err != nil {
+		return nil, err
+	}
+	var langs []string
+	for _, l := range model {
+		if found[l] != "" {
+			langs = append(langs, l)
+		}
+	}
+	if len(langs) < 2 {
+		return nil, fmt.Errorf("%s has files for %d of the model's languages %v: need at least two (or give --langs)", dir, len(langs), model)
+	}
+	return langs, nil
+}
+
+func parseDirections(specs []string) ([]analysis.Direction, error) {
+	var out []analysis.Direction
+	for _, s := range specs {
+		d, err := analysis.ParseDirection(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// loadIdentifier loads the fastText model (the flag, else lid.176 next to
+// the repository), or falls back to the pure-Go detector with a note.
+func loadIdentifier(path string, log io.Writer) (analysis.Identifier, bool, error) {
+	if path == "" {
+		if root, ok := repoRoot(); ok {
+			if p := filepath.Join(root, defaultLidModel); fileExists(p) {
+				path = p
+			}
+		}
+	}
+	if path == "" {
+		fmt.Fprintf(log, "note: no fastText language-ID model (--lid-model, or %s from the repository root); off-target rates use %s\n",
+			defaultLidModel, langid.FallbackName)
+		return langid.NewFallback(), true, nil
+	}
+	m, err := langid.Load(path)
+	if err != nil {
+		return nil, false, err
+	}
+	return m, false, nil
+}
+
+// repoRoot walks up from the working directory to the directory holding
+// go.mod.
+func repoRoot() (string, bool) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", false
+	}
+	for {
+		if fileExists(filepath.Join(dir, "go.mod")) {
+			return dir, true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// hypFingerprint identifies what the kept hypotheses were made with: the
+// model file's content, the pivot model, the test files and the search
+// options.
+type hypFingerprint struct {
+	Models   []string
+	Test     map[string]string
+	MaxLines int
+	Search   decode.Options
+}
+
+// prepareHypDir empties dir when its hypotheses were made with anything
+// else than this run's model, test set or options.
+func prepareHypDir(dir string, models []string, f *evalMatrixFlags, ts *analysis.TestSet, log io.Writer) error {
+	fp := hypFingerprint{Test: ts.Files, MaxLines: f.maxLines, Search: f.opt}
+	for _, m := range models {
+		d, err := fileDigest(m)
+		if err != nil {
+			return err
+		}
+		fp.Models = append(fp.Models, d)
+	}
+	want, _ := json.MarshalIndent(fp, "", "  ")
+	path := filepath.Join(dir, "fingerprint.json")
+	if have, err := os.ReadFile(path); err == nil && string(have) == string(want) {
+		return nil
+	} else if err == nil {
+		fmt.Fprintf(log, "eval-matrix: hypotheses in %s were made with another model, test set or options; translating again\n", dir)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, want)
+}
+
+// fileDigest names a file by path and SHA-256.
+func fileDigest(file string) (string, error) {
+	fh, err := os.Open(file)
+	if err != nil {
+		return "", err
+	}
+	defer fh.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, fh); err != nil {
+		return "", err
+	}
+	return file + " sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func evalMatrixTableCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "table NAME=MATRIX.json ...",
+		Short: "Compare systems in the layout of the paper's Table 2 (Markdown on stdout)",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var rows []analysis.SummaryRow
+			for _, a := range args {
+				name, path, ok := strings.Cut(a, "=")
+				if !ok {
+					return fmt.Errorf("%q: want NAME=FILE, e.g. PostNorm=runs/post/matrix/matrix.json", a)
+				}
+				r, err := analysis.ReadMatrix(path)
+				if err != nil {
+					return err
+				}
+				rows = append(rows, analysis.SummaryRow{Name: name, Result: r})
+			}
+			return analysis.SummaryMarkdown(cmd.OutOrStdout(), rows)
+		},
+	}
+}
