@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func openSmall(t *testing.T) *Dataset {
+func openSmall(t testing.TB) *Dataset {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := smallCorpus(t, dir)

@@ -12,14 +12,14 @@ import (
 	"github.com/strata-nmt/strata/subword"
 )
 
-func writeFile(t *testing.T, path, text string) {
+func writeFile(t testing.TB, path, text string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func writeGzip(t *testing.T, path, text string) {
+func writeGzip(t testing.TB, path, text string) {
 	t.Helper()
 	var b bytes.Buffer
 	zw := gzip.NewWriter(&b)
@@ -48,7 +48,7 @@ func testVocab(t *testing.T, style TagStyle) *Vocab {
 
 // smallCorpus writes a multilingual toy corpus in dir and returns a config
 // over it: en-de as gzip TSV, en-fr as two aligned files, dev n-way.
-func smallCorpus(t *testing.T, dir string) *Config {
+func smallCorpus(t testing.TB, dir string) *Config {
 	t.Helper()
 	words := []string{"open", "file", "save", "close", "the", "window", "new", "folder"}
 	de := []string{"öffnen", "Datei", "speichern", "schließen", "das", "Fenster", "neu", "Ordner"}
@@ -100,3 +100,6 @@ splits:
 }
 
 func mkdir(p string) error { return os.MkdirAll(p, 0o755) }
+
+func fmtSscan(s string, v *int) (int, error) { return fmt.Sscan(s, v) }
+

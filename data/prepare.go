@@ -436,9 +436,13 @@ func (r *Report) Print(w io.Writer) {
 		fmt.Fprintf(w, "bpe: reused a model of %d merges\n", b.Merges)
 	}
 	fmt.Fprintf(w, "vocabulary: %d tokens (%d pieces)\n", b.VocabSize, b.Pieces)
-	fmt.Fprintf(w, "%-6s %-12s %9s %9s %7s %8s %11s %11s %9s\n", "split", "pair", "read", "kept", "empty", "too long", "src tokens", "tgt tokens", "fallback")
+	width := len("split")
 	for _, c := range r.Corpora {
-		fmt.Fprintf(w, "%-6s %-12s %9d %9d %7d %8d %11d %11d %9d\n", c.Split, c.Pair, c.Read, c.Kept, c.Empty, c.TooLong, c.SrcTokens, c.TgtTokens, c.Fallbacks)
+		width = max(width, len(c.Split))
+	}
+	fmt.Fprintf(w, "%-*s %-7s %9s %9s %7s %8s %11s %11s %9s\n", width, "split", "pair", "read", "kept", "empty", "too long", "src tokens", "tgt tokens", "fallback")
+	for _, c := range r.Corpora {
+		fmt.Fprintf(w, "%-*s %-7s %9d %9d %7d %8d %11d %11d %9d\n", width, c.Split, c.Pair, c.Read, c.Kept, c.Empty, c.TooLong, c.SrcTokens, c.TgtTokens, c.Fallbacks)
 	}
 	if p := r.Padding; p.Batches > 0 {
 		fmt.Fprintf(w, "train epoch at max-tokens %d: %d batches, %d sentences, padding %.2f%% of source and %.2f%% of target positions\n",
