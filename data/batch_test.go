@@ -82,7 +82,13 @@ func TestBatcherEpoch(t *testing.T) {
 		}
 	}
 	// The same seed gives the same epoch; the next epoch differs.
-	b2, _ := NewBatcher(train, seq, BatcherOptions{MaxTokens: 120, Seed: 7})
+	b2, err := ds.NewBatcher("train", BatcherOptions{MaxTokens: 120, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ds.NewBatcher("nope", BatcherOptions{MaxTokens: 120}); err == nil {
+		t.Fatal("unknown split accepted")
+	}
 	if !slices.EqualFunc(batches, epochBatches(t, b2), func(x, y *Batch) bool { return slices.Equal(x.Index, y.Index) }) {
 		t.Fatal("same seed, different epoch")
 	}

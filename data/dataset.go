@@ -171,3 +171,13 @@ func (d *Dataset) Split(name string) (*Split, error) {
 
 // Verify checks every output file against its SHA-256 in the manifest.
 func (d *Dataset) Verify() error { return d.Manifest.checkOutputs(d.Dir, true) }
+
+// NewBatcher makes a batcher over the named split with the data's tag
+// scheme.
+func (d *Dataset) NewBatcher(split string, opt BatcherOptions) (*Batcher, error) {
+	s, err := d.Split(split)
+	if err != nil {
+		return nil, err
+	}
+	return NewBatcher(s, d.Sequencer(), opt)
+}
