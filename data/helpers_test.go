@@ -102,4 +102,3 @@ splits:
 func mkdir(p string) error { return os.MkdirAll(p, 0o755) }
 
 func fmtSscan(s string, v *int) (int, error) { return fmt.Sscan(s, v) }
-
