@@ -137,10 +137,10 @@ func (v *Vocab) TokenID(tok string) (int32, bool) {
 }
 
 // Encode returns the token ids of text: subword pieces only, no tag and no
-// </s> (TagScheme adds those). The subword model is joint, so lang only
-// documents intent; it must be a language of the vocabulary or "".
-// Encode is safe for concurrent use but does not cache; use an Encoder for
-// many lines.
+// </s> (the Sequencer adds those). The subword model is joint over all
+// languages, so lang is not used; it is in the signature so that callers
+// say which language they encode. Encode is safe for concurrent use but
+// does not cache; use an Encoder for many lines.
 func (v *Vocab) Encode(lang, text string) []int32 {
 	return v.NewEncoder().Encode(nil, text)
 }
