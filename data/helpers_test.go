@@ -75,7 +75,7 @@ func smallCorpus(t testing.TB, dir string) *Config {
 	for _, l := range []string{"en", "de", "fr"} {
 		writeFile(t, filepath.Join(dir, "dev."+l), map[string]string{
 			"en": "open the file\n\nsave the new folder\n",
-			"de": "öffnen das Datei\n\nspeichern das neu Ordner\n",
+			"de": "öffnen das Datei 🐈\n\nspeichern das neu Ordner\n",
 			"fr": "ouvrir la fichier\n\nenregistrer la nouveau dossier\n",
 		}[l])
 	}

@@ -1,14 +1,17 @@
 package data
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -71,6 +74,41 @@ type CorpusReport struct {
 	SrcTokens int64  `json:"src_tokens"`
 	TgtTokens int64  `json:"tgt_tokens"`
 	Fallbacks int64  `json:"byte_fallback_chars"`
+	// TopFallbacks lists the characters that fell back most often.
+	TopFallbacks []CharCount `json:"top_fallbacks,omitempty"`
+}
+
+// CharCount is a character (as U+XXXX and itself) and a count.
+type CharCount struct {
+	Char  string `json:"char"`
+	Count int64  `json:"count"`
+}
+
+// topChars returns the n most frequent characters of counts.
+func topChars(counts map[rune]int64, n int) []CharCount {
+	type rc struct {
+		r rune
+		n int64
+	}
+	var all []rc
+	for r, c := range counts {
+		all = append(all, rc{r, c})
+	}
+	slices.SortFunc(all, func(a, b rc) int {
+		if a.n != b.n {
+			return cmp.Compare(b.n, a.n)
+		}
+		return cmp.Compare(a.r, b.r)
+	})
+	var out []CharCount
+	for _, x := range all[:min(n, len(all))] {
+		name := "invalid byte"
+		if x.r != subword.InvalidByte {
+			name = fmt.Sprintf("U+%04X %q", x.r, x.r)
+		}
+		out = append(out, CharCount{name, x.n})
+	}
+	return out
 }
 
 // corpusJob is one corpus of one split being prepared.
@@ -390,6 +428,14 @@ func encodeCorpus(j *corpusJob, v *Vocab, cfg *Config, workers int, p *progress)
 	src, sst := model.EncodeLines(j.text.Src, workers, p.add)
 	tgt, tst := model.EncodeLines(j.text.Tgt, workers, p.add)
 	j.rep.Fallbacks = sst.Fallbacks + tst.Fallbacks
+	chars := maps.Clone(sst.FallbackChars)
+	if chars == nil {
+		chars = map[rune]int64{}
+	}
+	for r, n := range tst.FallbackChars {
+		chars[r] += n
+	}
+	j.rep.TopFallbacks = topChars(chars, 5)
 	off := int32(v.pieceOffset())
 	var line []uint32
 	ks, kt := src[:0], tgt[:0]
@@ -443,6 +489,15 @@ func (r *Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "%-*s %-7s %9s %9s %7s %8s %11s %11s %9s\n", width, "split", "pair", "read", "kept", "empty", "too long", "src tokens", "tgt tokens", "fallback")
 	for _, c := range r.Corpora {
 		fmt.Fprintf(w, "%-*s %-7s %9d %9d %7d %8d %11d %11d %9d\n", width, c.Split, c.Pair, c.Read, c.Kept, c.Empty, c.TooLong, c.SrcTokens, c.TgtTokens, c.Fallbacks)
+	}
+	for _, c := range r.Corpora {
+		if len(c.TopFallbacks) > 0 {
+			var parts []string
+			for _, f := range c.TopFallbacks {
+				parts = append(parts, fmt.Sprintf("%s ×%d", f.Char, f.Count))
+			}
+			fmt.Fprintf(w, "byte fallback in %s %s: %s\n", c.Split, c.Pair, strings.Join(parts, ", "))
+		}
 	}
 	if p := r.Padding; p.Batches > 0 {
 		fmt.Fprintf(w, "train epoch at max-tokens %d: %d batches, %d sentences, padding %.2f%% of source and %.2f%% of target positions\n",

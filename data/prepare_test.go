@@ -23,6 +23,10 @@ func TestPrepareAndOpen(t *testing.T) {
 	if v := rep.Corpora[2]; v.Split != "valid" || v.Read != 3 || v.Kept != 3 {
 		t.Fatalf("valid keeps every line, even empty ones: %+v", v)
 	}
+	// The cat of dev.de is unseen in train: it falls back and is reported.
+	if v := rep.Corpora[2]; v.Fallbacks != 1 || len(v.TopFallbacks) != 1 || v.TopFallbacks[0].Char != `U+1F408 '🐈'` {
+		t.Fatalf("fallbacks %d %+v", v.Fallbacks, v.TopFallbacks)
+	}
 	ds, err := Open(out)
 	if err != nil {
 		t.Fatal(err)

@@ -21,7 +21,13 @@ type Encoder struct {
 	// Fallbacks counts the characters (or invalid bytes) written as byte
 	// pieces since the Encoder was made; FallbackBytes the byte pieces.
 	Fallbacks, FallbackBytes int64
+	// FallbackChars counts each character that fell back (InvalidByte
+	// stands for invalid UTF-8 bytes); nil until the first fallback.
+	FallbackChars map[rune]int64
 }
+
+// InvalidByte is the key of FallbackChars for invalid UTF-8 bytes.
+const InvalidByte rune = -1
 
 // NewEncoder returns an Encoder for m.
 func (m *Model) NewEncoder() *Encoder {
@@ -47,17 +53,21 @@ func (e *Encoder) word(dst []int32, seg string) []int32 {
 	if ids, ok := e.cache[seg]; ok {
 		// The last two entries hold the fallback counts (see store).
 		n := len(ids) - 2
-		e.Fallbacks += int64(ids[n])
-		e.FallbackBytes += int64(ids[n+1])
+		if ids[n] > 0 {
+			e.Fallbacks += int64(ids[n])
+			e.FallbackBytes += int64(ids[n+1])
+			fb, fbBytes := 0, 0
+			e.symbols(seg, &fb, &fbBytes) // to count which characters
+		}
 		return append(dst, ids[:n]...)
 	}
 	start := len(dst)
 	fb, fbBytes := 0, 0
 	syms := e.symbols(seg, &fb, &fbBytes)
 	syms = e.m.applyMerges(syms)
-	dst = append(dst, syms...)
 	e.Fallbacks += int64(fb)
 	e.FallbackBytes += int64(fbBytes)
+	dst = append(dst, syms...)
 	if len(e.cache) >= maxCacheWords {
 		clear(e.cache)
 	}
@@ -68,7 +78,8 @@ func (e *Encoder) word(dst []int32, seg string) []int32 {
 }
 
 // symbols splits ▁seg into initial symbols: alphabet characters, or byte
-// pieces for anything else.
+// pieces for anything else, which it counts in fb, fbBytes and
+// FallbackChars.
 func (e *Encoder) symbols(seg string, fb, fbBytes *int) []int32 {
 	m := e.m
 	syms := append(e.syms[:0], m.charID[markerRune])
@@ -83,6 +94,7 @@ func (e *Encoder) symbols(seg string, fb, fbBytes *int) []int32 {
 			syms = append(syms, int32(c))
 			*fb++
 			*fbBytes++
+			e.countChar(rune(c))
 			i++
 			continue
 		}
@@ -94,6 +106,10 @@ func (e *Encoder) symbols(seg string, fb, fbBytes *int) []int32 {
 			}
 			*fb++
 			*fbBytes += size
+			if r == utf8.RuneError && size == 1 {
+				r = InvalidByte
+			}
+			e.countChar(r)
 		} else {
 			syms = append(syms, id)
 		}
@@ -101,6 +117,13 @@ func (e *Encoder) symbols(seg string, fb, fbBytes *int) []int32 {
 	}
 	e.syms = syms
 	return syms
+}
+
+func (e *Encoder) countChar(r rune) {
+	if e.FallbackChars == nil {
+		e.FallbackChars = make(map[rune]int64)
+	}
+	e.FallbackChars[r]++
 }
 
 // applyMerges merges, in rank order, the adjacent pairs of syms that form a
@@ -147,6 +170,19 @@ func (m *Model) Encode(text string) []int32 {
 type EncodeStats struct {
 	Lines, Pieces            int64
 	Fallbacks, FallbackBytes int64
+	FallbackChars            map[rune]int64 // see Encoder.FallbackChars
+}
+
+// add sums the fallbacks of an Encoder into st.
+func (st *EncodeStats) add(e *Encoder) {
+	st.Fallbacks += e.Fallbacks
+	st.FallbackBytes += e.FallbackBytes
+	for r, n := range e.FallbackChars {
+		if st.FallbackChars == nil {
+			st.FallbackChars = make(map[rune]int64)
+		}
+		st.FallbackChars[r] += n
+	}
 }
 
 // EncodeLines encodes lines on up to workers goroutines (GOMAXPROCS if
@@ -197,8 +233,7 @@ func (m *Model) EncodeLines(lines []string, workers int, progress func(done int)
 			}
 			mu.Lock()
 			st.Pieces += pieces
-			st.Fallbacks += e.Fallbacks
-			st.FallbackBytes += e.FallbackBytes
+			st.add(e)
 			mu.Unlock()
 		}()
 	}

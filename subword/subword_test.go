@@ -2,6 +2,7 @@ package subword
 
 import (
 	"bytes"
+	"maps"
 	"math/rand"
 	"slices"
 	"strings"
@@ -94,6 +95,14 @@ func TestFallbackCounts(t *testing.T) {
 	e.Encode(nil, "🐈")
 	if e.Fallbacks != 4 || e.FallbackBytes != 12 {
 		t.Fatalf("after cached word: %d (%d bytes)", e.Fallbacks, e.FallbackBytes)
+	}
+	want := map[rune]int64{'▁': 1, '🐈': 2, InvalidByte: 1}
+	if !maps.Equal(e.FallbackChars, want) {
+		t.Fatalf("fallback characters %v, want %v", e.FallbackChars, want)
+	}
+	_, st := m.EncodeLines([]string{"🐈 🐈", "x"}, 2, nil)
+	if st.Fallbacks != 3 || st.FallbackChars['🐈'] != 2 || st.FallbackChars['x'] != 1 {
+		t.Fatalf("EncodeLines stats %+v", st)
 	}
 	for _, id := range ids {
 		if id < 0 || int(id) >= m.NumPieces() {
