@@ -27,6 +27,9 @@ type Config struct {
 	TagStyle string `yaml:"tag_style"`
 	// TagInLoss makes the S-ENC-T-DEC target tag a prediction target.
 	TagInLoss bool `yaml:"tag_in_loss"`
+	// DecoderStart is the first decoder input: "</s>" (default, as
+	// fairseq) or "<s>".
+	DecoderStart string `yaml:"decoder_start"`
 	// BPE configures subword learning.
 	BPE BPEConfig `yaml:"bpe"`
 	// MaxLen drops pairs with a side over this many subword pieces (tags and
@@ -127,6 +130,9 @@ func (c *Config) Resolve() error {
 	if _, err := parseTagStyle(c.TagStyle); err != nil {
 		return err
 	}
+	if _, err := parseDecoderStart(c.DecoderStart); err != nil {
+		return err
+	}
 	if c.MaxLen < 0 {
 		return fmt.Errorf("max_len %d is negative", c.MaxLen)
 	}
@@ -194,6 +200,17 @@ func (c *Config) resolveLanguages(seen map[string]bool) error {
 		}
 	}
 	return nil
+}
+
+// parseDecoderStart reads the decoder_start key.
+func parseDecoderStart(s string) (int32, error) {
+	switch s {
+	case "", specialTokens[EOSID]:
+		return EOSID, nil
+	case specialTokens[BOSID]:
+		return BOSID, nil
+	}
+	return 0, fmt.Errorf("decoder_start %q: want %q or %q", s, specialTokens[EOSID], specialTokens[BOSID])
 }
 
 // SplitNames lists the splits, train first, then by name.

@@ -85,6 +85,9 @@ func Open(dir string) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, err := parseDecoderStart(m.DecoderStart); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
 	if v.Size() != m.VocabSize {
 		return nil, fmt.Errorf("%s: vocabulary has %d tokens, the manifest says %d", dir, v.Size(), m.VocabSize)
 	}
@@ -153,7 +156,8 @@ func (d *Dataset) buildSplits(corpora []*Corpus) error {
 // Sequencer returns the sequence builder of the tag scheme the data was
 // prepared with.
 func (d *Dataset) Sequencer() Sequencer {
-	return Sequencer{Scheme: mustScheme(d.Manifest.TagScheme), TagInLoss: d.Manifest.TagInLoss, Vocab: d.Vocab}
+	return Sequencer{Scheme: mustScheme(d.Manifest.TagScheme), TagInLoss: d.Manifest.TagInLoss, Vocab: d.Vocab,
+		Start: mustStart(d.Manifest.DecoderStart)}
 }
 
 // Split returns a split by name, with an error listing the others.

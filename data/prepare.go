@@ -164,7 +164,7 @@ func Prepare(cfg *Config, outDir string, opt PrepareOptions) (*Report, error) {
 	m := &Manifest{
 		Format: manifestFormat, Version: manifestVersion, Key: key,
 		Languages: cfg.Languages, TagScheme: string(mustScheme(cfg.Tags)), TagStyle: string(vocab.TagStyle()),
-		TagInLoss: cfg.TagInLoss, DecoderStart: specialTokens[DecoderStart], VocabSize: vocab.Size(), MaxLen: cfg.MaxLen,
+		TagInLoss: cfg.TagInLoss, DecoderStart: specialTokens[mustStart(cfg.DecoderStart)], VocabSize: vocab.Size(), MaxLen: cfg.MaxLen,
 		Inputs: inputs, Splits: map[string][]PartInfo{}, Config: cfg,
 	}
 	if err := writeVocabFiles(outDir, vocab, m); err != nil {
@@ -191,6 +191,11 @@ func Prepare(cfg *Config, outDir string, opt PrepareOptions) (*Report, error) {
 		return nil, err
 	}
 	return rep, nil
+}
+
+func mustStart(s string) int32 {
+	id, _ := parseDecoderStart(s)
+	return id
 }
 
 func mustScheme(s string) TagScheme {

@@ -137,11 +137,19 @@ func TestPrepareVocabSizeAndReuse(t *testing.T) {
 	}
 	cfg2 := smallCorpus(t, dir)
 	cfg2.BPE = BPEConfig{Model: filepath.Join(out, ModelFile)}
+	cfg2.DecoderStart = "<s>"
 	rep2, err := Prepare(cfg2, filepath.Join(dir, "out2"), PrepareOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep2.BPE.Learned || rep2.BPE.VocabSize != rep.BPE.VocabSize {
 		t.Fatalf("reuse: %+v", rep2.BPE)
+	}
+	ds, err := Open(filepath.Join(dir, "out2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := ds.Sequencer().DecoderPrefix("de"); p[0] != BOSID {
+		t.Fatalf("decoder_start <s> not kept: prefix %v", p)
 	}
 }

@@ -41,10 +41,22 @@ func ParseTagScheme(s string) (TagScheme, error) {
 // not a prediction target: the decoder output holds <pad> (ignored by the
 // loss and by NTokens) where the input holds </s>. TagInLoss puts <2t> there
 // instead, as fairseq's --decoder-langtok does.
+//
+// Start replaces </s> as the first decoder input when set (BOSID for <s>, as
+// some toolkits do); 0 means DecoderStart.
 type Sequencer struct {
 	Scheme    TagScheme
 	TagInLoss bool
 	Vocab     *Vocab
+	Start     int32
+}
+
+// start is the first decoder input.
+func (s Sequencer) start() int32 {
+	if s.Start == 0 {
+		return DecoderStart
+	}
+	return s.Start
 }
 
 // tags returns the tag ids of the two languages (-1 when unused or unknown).
@@ -103,7 +115,7 @@ func (s Sequencer) DecoderPrefix(tgtLang string) ([]int32, error) {
 }
 
 func (s Sequencer) decoderPrefix(dst []int32, tgtTag int32) []int32 {
-	dst = append(dst, DecoderStart)
+	dst = append(dst, s.start())
 	if s.Scheme == TagSENCTDEC {
 		dst = append(dst, tgtTag)
 	}

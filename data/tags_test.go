@@ -84,7 +84,10 @@ func TestSequences(t *testing.T) {
 			t.Errorf("%s: output is not the input shifted", c.scheme)
 		}
 	}
-	s := Sequencer{Scheme: TagSENCTDEC, Vocab: v}
+	s := Sequencer{Scheme: TagSENCTDEC, Vocab: v, Start: BOSID}
+	if p, _ := s.DecoderPrefix("de"); show(p) != "<s> <2de>" {
+		t.Errorf("prefix with <s> start: %q", show(p))
+	}
 	if _, err := s.EncoderInput(nil, src, "en", "ru"); err == nil {
 		t.Error("unknown target language accepted")
 	}
