@@ -261,9 +261,12 @@ func (r *matrixRun) progress(key string, n int, took time.Duration, reused bool)
 		took.Round(time.Second/10), float64(n)/max(took.Seconds(), 1e-9), eta.Round(time.Second))
 }
 
-// oneLine keeps a hypothesis on one line: a model can produce a newline
-// through byte pieces, which would shift every later line of a file.
+// oneLine keeps a hypothesis on one line of valid UTF-8: a model can
+// produce a newline or an invalid byte sequence through byte pieces; a
+// newline would shift every later line of a file, and invalid bytes become
+// U+FFFD, as SentencePiece's decoder and Python's text files make them.
 func oneLine(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
 	if !strings.ContainsAny(s, "\r\n") {
 		return s
 	}

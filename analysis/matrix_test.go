@@ -181,6 +181,36 @@ func TestPivotComposesTwoTranslations(t *testing.T) {
 	}
 }
 
+// bytesOut answers every line with invalid UTF-8 and a newline, which a
+// model can produce through byte pieces.
+type bytesOut struct{ calls int }
+
+func (b *bytesOut) Translate(_ context.Context, _, _ string, lines []string) ([]string, error) {
+	b.calls++
+	out := make([]string, len(lines))
+	for i := range out {
+		out[i] = "a\xff\nb"
+	}
+	return out, nil
+}
+
+func TestHypothesesAreKeptAsValidLines(t *testing.T) {
+	dir := t.TempDir()
+	writeNWay(t, dir, "test", sentences(4, 4))
+	ts, _ := ReadTestSet(dir, testLangs, 0)
+	opt := MatrixOptions{Detector: lexDetector{}, HypDir: filepath.Join(dir, "hyp"), Directions: []Direction{{"en", "de"}}}
+	b := &bytesOut{}
+	for range 2 {
+		if _, err := EvalMatrix(context.Background(), b, ts, opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "hyp", "en-de.txt"))
+	if b.calls != 1 || string(got) != strings.Repeat("a\uFFFD b\n", 4) {
+		t.Errorf("%d calls, file %q; want one call and 4 lines of valid UTF-8", b.calls, got)
+	}
+}
+
 func TestMatrixOutputs(t *testing.T) {
 	dir := t.TempDir()
 	writeNWay(t, dir, "test", sentences(10, 5))

@@ -128,7 +128,11 @@ func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
 	if err := res.WriteMarkdown(cmd.OutOrStdout()); err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "wrote %s, %s and %s in %s\n", analysis.MatrixJSON, analysis.MatrixMarkdown, analysis.MatrixHeatmap, f.out)
+	written := analysis.MatrixJSON + " and " + analysis.MatrixMarkdown
+	if res.ZeroShot.Directions > 0 {
+		written = analysis.MatrixJSON + ", " + analysis.MatrixMarkdown + " and " + analysis.MatrixHeatmap
+	}
+	fmt.Fprintf(log, "wrote %s in %s\n", written, f.out)
 	return nil
 }
 
@@ -234,7 +238,14 @@ type hypFingerprint struct {
 // prepareHypDir empties dir when its hypotheses were made with anything
 // else than this run's model, test set or options.
 func prepareHypDir(dir string, models []string, f *evalMatrixFlags, ts *analysis.TestSet, log io.Writer) error {
-	fp := hypFingerprint{Test: ts.Files, MaxLines: f.maxLines, Search: f.opt}
+	fp := hypFingerprint{Test: map[string]string{}, MaxLines: f.maxLines, Search: f.opt}
+	for l, p := range ts.Files {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return err
+		}
+		fp.Test[l] = abs
+	}
 	for _, m := range models {
 		d, err := fileDigest(m)
 		if err != nil {
@@ -258,7 +269,8 @@ func prepareHypDir(dir string, models []string, f *evalMatrixFlags, ts *analysis
 	return atomicfile.WriteFile(path, want)
 }
 
-// fileDigest names a file by path and SHA-256.
+// fileDigest names a file by its SHA-256 (not its path, which may be
+// spelled differently between runs).
 func fileDigest(file string) (string, error) {
 	fh, err := os.Open(file)
 	if err != nil {
@@ -269,7 +281,7 @@ func fileDigest(file string) (string, error) {
 	if _, err := io.Copy(h, fh); err != nil {
 		return "", err
 	}
-	return file + " sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func evalMatrixTableCmd() *cobra.Command {
