@@ -44,6 +44,10 @@ type BatcherOptions struct {
 	Fixed bool
 }
 
+// maxExamples bounds a split so that an epoch (which temperature sampling
+// keeps at about the split's size) fits the 28 position bits of sort keys.
+const maxExamples = 1 << 27
+
 // Position is where a Batcher stands: the next batch it returns is batch
 // Batch (0-based) of epoch Epoch (1-based). Save it in checkpoints.
 type Position struct {
@@ -69,6 +73,9 @@ type Batcher struct {
 func NewBatcher(split *Split, seq Sequencer, opt BatcherOptions) (*Batcher, error) {
 	if split == nil || split.Len() == 0 {
 		return nil, fmt.Errorf("batcher: empty split")
+	}
+	if split.Len() >= maxExamples {
+		return nil, fmt.Errorf("batcher: split %s has %d examples; the batcher handles fewer than %d", split.Name, split.Len(), maxExamples)
 	}
 	if opt.MaxTokens <= 0 {
 		return nil, fmt.Errorf("batcher: max tokens %d must be positive", opt.MaxTokens)

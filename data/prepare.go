@@ -138,12 +138,11 @@ func Prepare(cfg *Config, outDir string, opt PrepareOptions) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !opt.Force {
-		if m, err := ReadManifest(outDir); err == nil && m.Key == key && m.checkOutputs(outDir, false) == nil {
-			logf(opt.Log, "%s is up to date", outDir)
-			m.Report.UpToDate = true
-			return &m.Report, nil
-		}
+	old, _ := ReadManifest(outDir)
+	if !opt.Force && old != nil && old.Key == key && old.checkOutputs(outDir, false) == nil {
+		logf(opt.Log, "%s is up to date", outDir)
+		old.Report.UpToDate = true
+		return &old.Report, nil
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
@@ -190,7 +189,26 @@ func Prepare(cfg *Config, outDir string, opt PrepareOptions) (*Report, error) {
 	if err := m.write(outDir); err != nil {
 		return nil, err
 	}
+	removeStale(outDir, old, m)
 	return rep, nil
+}
+
+// removeStale deletes the files an earlier run listed that this one did not
+// write (e.g. a corpus dropped from the config). Files the manifests never
+// listed are left alone.
+func removeStale(dir string, old, cur *Manifest) {
+	if old == nil {
+		return
+	}
+	keep := map[string]bool{ManifestFile: true}
+	for _, o := range cur.Outputs {
+		keep[o.Path] = true
+	}
+	for _, o := range old.Outputs {
+		if !keep[o.Path] && filepath.Base(o.Path) == o.Path {
+			os.Remove(filepath.Join(dir, o.Path))
+		}
+	}
 }
 
 func mustStart(s string) int32 {

@@ -91,6 +91,23 @@ func TestPrepareIdempotentAndInterrupted(t *testing.T) {
 	if rep, err := Prepare(cfg, out, PrepareOptions{}); err != nil || rep.UpToDate {
 		t.Fatalf("changed input: up to date %v, %v", rep.UpToDate, err)
 	}
+	// Dropping a split removes its files, and only those.
+	writeFile(t, filepath.Join(out, "mine.txt"), "not strata's")
+	valid := cfg.Splits["valid"]
+	delete(cfg.Splits, "valid")
+	if _, err := Prepare(cfg, out, PrepareOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "valid.00.en-de.bin")); !os.IsNotExist(err) {
+		t.Fatalf("stale corpus kept: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "mine.txt")); err != nil {
+		t.Fatal("a file strata did not write was removed")
+	}
+	cfg.Splits["valid"] = valid
+	if _, err := Prepare(cfg, out, PrepareOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	// A truncated output (as if a copy was cut short) is noticed by Open
 	// and rebuilt by Prepare.
 	bin := filepath.Join(out, "train.00.en-de.bin")
