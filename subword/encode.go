@@ -46,12 +46,10 @@ func (e *Encoder) Encode(dst []int32, text string) []int32 {
 	}
 }
 
-type cached struct{ fallbacks, bytes int32 }
-
 // word appends the pieces of the word ▁seg.
 func (e *Encoder) word(dst []int32, seg string) []int32 {
 	if ids, ok := e.cache[seg]; ok {
-		// The last two entries hold the fallback counts (see store).
+		// The last two entries hold the fallback counts (stored below).
 		n := len(ids) - 2
 		if ids[n] > 0 {
 			e.Fallbacks += int64(ids[n])
