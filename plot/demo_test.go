@@ -88,10 +88,3 @@ func TestDemo(t *testing.T) {
 	}
 	check(t, Bars(out("offtarget.png"), "Off-target rate", dirs, groups, AxisLabels("direction", "off-target (%)")))
 }
-
-func check(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}

@@ -98,7 +98,7 @@ def main():
         beam_search(model, batch, **search)
 
     best = [None] * len(sources)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     for n, (ids, batch) in enumerate(work):
         for i, hyps in zip(ids, beam_search(model, batch, **search)):
             best[i] = hyps[0]
@@ -106,6 +106,7 @@ def main():
         done = sum(len(ids) for ids, _ in work[:n + 1])
         print(f"batch {n + 1}/{len(work)} {done / elapsed:.2f} sent/s", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
 
     if args.dump_sources:
         write_lines(args.dump_sources, (" ".join(map(str, s)) for s in sources))
@@ -124,6 +125,7 @@ def main():
         "src_tokens": sum(len(s) for s in sources),
         "generated_tokens": generated,
         "seconds": round(elapsed, 3),
+        "cpu_seconds": round(cpu, 3),
         "tokens_per_s": round(generated / elapsed, 1),
         "sentences_per_s": round(len(sources) / elapsed, 2),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),

@@ -124,13 +124,14 @@ def main():
     batches = random_batches(args, total)
     tokens_per_step = args.batch_sentences * args.tgt_len
 
-    losses, timed = [], 0.0
+    losses, timed, cpu = [], 0.0, 0.0
     for step, batch in enumerate(batches):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         loss, nll, lr = train_step(model, optimizer, schedule, batch, step, args.label_smoothing)
         elapsed = time.perf_counter() - start
         if step >= args.warmup_steps:
             timed += elapsed
+            cpu += time.process_time() - cpu_start
         losses.append(loss)
         print(f"step {step + 1}/{total} loss {loss:.4f} nll {nll:.4f} lr {lr:.3e} "
               f"{tokens_per_step / elapsed:.0f} tok/s{'' if step >= args.warmup_steps else ' (warmup)'}",
@@ -149,6 +150,7 @@ def main():
         "warmup_steps": args.warmup_steps,
         "tgt_tokens_per_step": tokens_per_step,
         "seconds": round(timed, 3),
+        "cpu_seconds": round(cpu, 3),
         "step_ms": round(1000 * timed / max(args.steps, 1), 1),
         "tokens_per_s": round(tokens_per_step * args.steps / timed, 1) if timed > 0 else None,
         "loss_first": round(losses[0], 4),
