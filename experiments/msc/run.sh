@@ -14,9 +14,9 @@
 #   SMOKE=1 experiments/msc/run.sh         # end-to-end check in minutes
 #
 # Settings (environment):
-#   WORK=runs/msc  DEPTH=18  MAX_UPDATE=3000  MAX_TOKENS=4096  LR=7e-4
-#   WARMUP=1000  MERGES=10000  BASE=deep-post-6  THREADS=0 (all cores)
-#   PLOT_UPDATES=1000  TRANSLATE_FLAGS="--beam 5"  SET="key=value ..."
+#   WORK=runs/msc  DEPTH=18  MAX_UPDATE=800  MAX_TOKENS=2048  LR=7e-4
+#   WARMUP=400  MERGES=10000  BASE=deep-post-6  THREADS=0 (all cores)
+#   PLOT_UPDATES=800  TRANSLATE_FLAGS="--beam 5"  SET="key=value ..."
 #   (extra model overrides for every model)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,20 +24,23 @@ cd "$(dirname "$0")/../.."
 SMOKE=${SMOKE:-0}
 if [ "$SMOKE" = 1 ]; then
 	WORK=${WORK:-runs/msc-smoke}
-	: "${MAX_UPDATE:=6}" "${MAX_TOKENS:=600}" "${WARMUP:=2}" "${MERGES:=300}" "${PLOT_UPDATES:=0}"
+	: "${MAX_UPDATE:=40}" "${MAX_TOKENS:=600}" "${WARMUP:=10}" "${MERGES:=300}" "${PLOT_UPDATES:=0}"
 	: "${SET:=d_model=32 ffn_dim=64 heads=2}"
 	: "${TRANSLATE_FLAGS:=--beam 2}"
 fi
 WORK=${WORK:-runs/msc}
 DEPTH=${DEPTH:-18}
-MAX_UPDATE=${MAX_UPDATE:-3000}
-MAX_TOKENS=${MAX_TOKENS:-4096}
+# Budget: bench/deep measured 4.2 / 6.8 / 11.3 CPU s per 2k-token update
+# for the three models at depth 18 (docs/performance.md), i.e. about 3 h
+# for 800 updates each on 2 cores.
+MAX_UPDATE=${MAX_UPDATE:-800}
+MAX_TOKENS=${MAX_TOKENS:-2048}
 LR=${LR:-7e-4}
-WARMUP=${WARMUP:-1000}
+WARMUP=${WARMUP:-400}
 MERGES=${MERGES:-10000}
 BASE=${BASE:-deep-post-6}
 THREADS=${THREADS:-0}
-PLOT_UPDATES=${PLOT_UPDATES:-1000}
+PLOT_UPDATES=${PLOT_UPDATES:-800}
 TRANSLATE_FLAGS=${TRANSLATE_FLAGS:---beam 5}
 SET=${SET:-}
 L10N=../shared/data/l10n
@@ -103,7 +106,7 @@ train() { # name preset
 	log "train $1 ($2): up to $MAX_UPDATE updates"
 	"$STRATA" train --data "$DATA" --save-dir "$dir" --preset "$2" "${SETARGS[@]}" \
 		--max-update "$MAX_UPDATE" --max-tokens "$MAX_TOKENS" --lr "$LR" --warmup-updates "$WARMUP" \
-		--save-interval-updates 500 --log-interval 50 --log-grad-norms --threads "$THREADS" --seed 1 --resume
+		--save-interval-updates 200 --validate-interval-updates 200 --log-interval 50 --log-grad-norms --threads "$THREADS" --seed 1 --resume
 	touch "$dir/.done"
 }
 MODELS=("base6:$BASE" "plain$DEPTH:deep-pre-$DEPTH" "msc$DEPTH:msc-$DEPTH")
@@ -128,6 +131,11 @@ for m in "${MODELS[@]}"; do
 	log "translate $name"
 	# shellcheck disable=SC2086 # TRANSLATE_FLAGS is a list of flags
 	"$STRATA" translate --model "$WORK/runs/$name" --input "$TEST_SRC" $TRANSLATE_FLAGS >"$hyp.tmp"
+	got=$(wc -l <"$hyp.tmp") want=$(wc -l <"$TEST_SRC")
+	if [ "$got" -ne "$want" ]; then
+		log "translate $name: $got output lines for $want input lines ($hyp.tmp); cannot score"
+		exit 4
+	fi
 	mv "$hyp.tmp" "$hyp"
 done
 
