@@ -7,21 +7,11 @@ import (
 
 	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/metrics"
-	"github.com/strata-nmt/strata/model"
-	"github.com/strata-nmt/strata/train"
 )
 
 // evaluate translates the toy test set with the best checkpoint and scores
 // it against the references.
 func evaluate(o Options, ds *data.Dataset, runDir string) (*Result, error) {
-	path, err := train.BestModelPath(runDir)
-	if err != nil {
-		return nil, err
-	}
-	m, err := model.Load(path)
-	if err != nil {
-		return nil, err
-	}
 	src, err := readLines(filepath.Join(o.Dir, "corpus", "test."+o.Src))
 	if err != nil {
 		return nil, err
@@ -30,7 +20,10 @@ func evaluate(o Options, ds *data.Dataset, runDir string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	hyp, err := translate(m, ds, o.Src, o.Tgt, src)
+	if o.TestSentences > 0 && o.TestSentences < len(src) {
+		src, ref = src[:o.TestSentences], ref[:o.TestSentences]
+	}
+	hyp, err := translate(runDir, o.Src, o.Tgt, src, o.Beam)
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,8 @@ type Options struct {
 	Dir           string        // working directory for corpus, data and run
 	Train         time.Duration // training budget
 	Sentences     int           // training sentences
+	TestSentences int           // held-out sentences to translate (≤ 500)
+	Beam          int           // beam size (1: greedy)
 	Src, Tgt      string        // toy languages
 	Log           io.Writer
 	LogIsTerminal bool
@@ -34,7 +36,7 @@ type Options struct {
 
 // Defaults returns the README's setting.
 func Defaults() Options {
-	return Options{Dir: filepath.Join("runs", "quickstart"), Train: time.Minute, Sentences: 40000, Src: "qaa", Tgt: "qab", Seed: 1}
+	return Options{Dir: filepath.Join("runs", "quickstart"), Train: time.Minute, Sentences: 40000, TestSentences: 500, Beam: 5, Src: "qaa", Tgt: "qab", Seed: 1}
 }
 
 // Result is what the quickstart measured.
@@ -70,7 +72,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	say("4/4 translate the %d held-out test sentences and score them", len(ds.Splits["test"].Parts[0].Corpus.Line))
+	say("4/4 translate %d held-out sentences (beam %d) and score them", min(o.TestSentences, 500), o.Beam)
 	out, err := evaluate(o, ds, runDir)
 	if err != nil {
 		return nil, err

@@ -13,7 +13,7 @@ import (
 // the report says, and a second run reuses the corpus and data directory.
 func TestQuickstartPipeline(t *testing.T) {
 	o := Defaults()
-	o.Dir, o.Train, o.Sentences = t.TempDir(), 3*time.Second, 2000
+	o.Dir, o.Train, o.Sentences, o.TestSentences, o.Beam = t.TempDir(), 3*time.Second, 2000, 40, 2
 	var log bytes.Buffer
 	o.Log = &log
 	res, err := Run(context.Background(), o)
