@@ -157,6 +157,25 @@ func (g *Graph) grad(t *Tensor) []float32 {
 	return t.Grad
 }
 
+// addGrad adds a·src to t's gradient. When t has no gradient buffer yet, src
+// is scaled in place and becomes it, which saves zeroing and reading a
+// buffer as large as the logits; src must be an arena buffer that the caller
+// no longer needs.
+func (g *Graph) addGrad(t *Tensor, src []float32, a float32) {
+	if t.Grad == nil {
+		if a != 1 {
+			g.parallel(len(src), 1, func(_, lo, hi int) {
+				for i, v := range src[lo:hi] {
+					src[lo+i] = a * v
+				}
+			})
+		}
+		t.Grad = src
+		return
+	}
+	g.parallel(len(src), 2, func(_, lo, hi int) { axpy(t.Grad[lo:hi], src[lo:hi], a) })
+}
+
 // push records a backward closure when any output needs a gradient.
 func (g *Graph) push(out *Tensor, fn func()) {
 	if out.needGrad {

@@ -3,8 +3,6 @@ package engine
 import (
 	"fmt"
 	"math"
-
-	"github.com/strata-nmt/strata/engine/blas"
 )
 
 // Cols selects a block of columns [Col, Col+width) of a tensor without
@@ -63,7 +61,7 @@ func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, prob
 			bi, head := job/h, job%h
 			qo, ko, vo := bi*tq*ldq+q.Col+head*dh, bi*tk*ldk+k.Col+head*dh, bi*tk*ldv+v.Col+head*dh
 			p := probs.Data[job*tq*tk : (job+1)*tq*tk]
-			blas.Sgemm(false, true, tq, tk, dh, scale, q.T.Data[qo:], ldq, k.T.Data[ko:], ldk, 0, p, tk)
+			gemm1(false, true, tq, tk, dh, scale, q.T.Data[qo:], ldq, k.T.Data[ko:], ldk, 0, p, tk)
 			maskedSoftmax(p, tq, tk, o.KeyPad, bi, o.Causal)
 			use := p
 			if pDrop > 0 {
@@ -76,7 +74,7 @@ func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, prob
 					}
 				}
 			}
-			blas.Sgemm(false, false, tq, dh, tk, 1, use, tk, v.T.Data[vo:], ldv, 0, ctx.Data[bi*tq*d+head*dh:], d)
+			gemm1(false, false, tq, dh, tk, 1, use, tk, v.T.Data[vo:], ldv, 0, ctx.Data[bi*tq*d+head*dh:], d)
 		}
 	})
 	g.push(ctx, func() {
@@ -139,7 +137,7 @@ func maskedSoftmax(p []float32, tq, tk int, keyPad []bool, bi int, causal bool) 
 				row[j] = 0
 				continue
 			}
-			e := float32(math.Exp(float64(row[j] - mx)))
+			e := expNeg(row[j] - mx)
 			row[j] = e
 			sum += float64(e)
 		}
@@ -181,11 +179,11 @@ func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ct
 				used = dropped[job*tq*tk : (job+1)*tq*tk]
 			}
 			if dv != nil { // dV += P̃ᵀ·dC
-				blas.Sgemm(true, false, tk, dh, tq, 1, used, tk, ctx.Grad[co:], d, 1, dv[vo:], ldv)
+				gemm1(true, false, tk, dh, tq, 1, used, tk, ctx.Grad[co:], d, 1, dv[vo:], ldv)
 			}
 			// dP̃ = dC·Vᵀ, then back through dropout and the softmax:
 			// dS = P ⊙ (dP - rowsum(dP ⊙ P))
-			blas.Sgemm(false, true, tq, tk, dh, 1, ctx.Grad[co:], d, v.T.Data[vo:], ldv, 0, dp, tk)
+			gemm1(false, true, tq, tk, dh, 1, ctx.Grad[co:], d, v.T.Data[vo:], ldv, 0, dp, tk)
 			if dropped != nil {
 				for i := range dp {
 					if keep(key, job*tq*tk+i, thr) {
@@ -197,10 +195,10 @@ func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ct
 			}
 			softmaxBackwardRows(dp, p, tq, tk)
 			if dq != nil { // dQ += scale·dS·K
-				blas.Sgemm(false, false, tq, dh, tk, scale, dp, tk, k.T.Data[ko:], ldk, 1, dq[qo:], ldq)
+				gemm1(false, false, tq, dh, tk, scale, dp, tk, k.T.Data[ko:], ldk, 1, dq[qo:], ldq)
 			}
 			if dk != nil { // dK += scale·dSᵀ·Q
-				blas.Sgemm(true, false, tk, dh, tq, scale, dp, tk, q.T.Data[qo:], ldq, 1, dk[ko:], ldk)
+				gemm1(true, false, tk, dh, tq, scale, dp, tk, q.T.Data[qo:], ldq, 1, dk[ko:], ldk)
 			}
 		}
 	})

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"fmt"
-
-	"github.com/strata-nmt/strata/engine/blas"
 )
 
 // Linear computes y = x·Wᵀ + b for x of shape (..., in), W of shape
@@ -26,17 +24,17 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 		})
 		beta = 1
 	}
-	blas.Sgemm(false, true, n, out, in, 1, x.Data, in, w.Data, in, beta, y.Data, out)
+	g.gemm(false, true, n, out, in, 1, x.Data, in, w.Data, in, beta, y.Data, out)
 	g.push(y, func() {
 		dy := y.Grad
 		if dy == nil {
 			return
 		}
 		if x.needGrad {
-			blas.Sgemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)
+			g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)
 		}
 		if w.needGrad {
-			blas.Sgemm(true, false, out, in, n, 1, dy, out, x.Data, in, 1, g.grad(w), in)
+			g.gemm(true, false, out, in, n, 1, dy, out, x.Data, in, 1, g.grad(w), in)
 		}
 		if b != nil && b.needGrad {
 			g.sumColumns(g.grad(b), n, out, func(r int, acc []float32) {
@@ -72,7 +70,7 @@ func (g *Graph) MatMul(a, b *Tensor, ta, tb bool) *Tensor {
 	}
 	lda, ldb := a.shape[1], b.shape[1]
 	y := g.newTensor([]*Tensor{a, b}, m, n)
-	blas.Sgemm(ta, tb, m, n, k, 1, a.Data, lda, b.Data, ldb, 0, y.Data, n)
+	g.gemm(ta, tb, m, n, k, 1, a.Data, lda, b.Data, ldb, 0, y.Data, n)
 	g.push(y, func() {
 		dy := y.Grad
 		if dy == nil {
@@ -80,16 +78,16 @@ func (g *Graph) MatMul(a, b *Tensor, ta, tb bool) *Tensor {
 		}
 		if a.needGrad { // dA = dY·op(B)ᵀ (or its transpose)
 			if ta {
-				blas.Sgemm(tb, true, k, m, n, 1, b.Data, ldb, dy, n, 1, g.grad(a), lda)
+				g.gemm(tb, true, k, m, n, 1, b.Data, ldb, dy, n, 1, g.grad(a), lda)
 			} else {
-				blas.Sgemm(false, !tb, m, k, n, 1, dy, n, b.Data, ldb, 1, g.grad(a), lda)
+				g.gemm(false, !tb, m, k, n, 1, dy, n, b.Data, ldb, 1, g.grad(a), lda)
 			}
 		}
 		if b.needGrad { // dB = op(A)ᵀ·dY (or its transpose)
 			if tb {
-				blas.Sgemm(true, ta, n, k, m, 1, dy, n, a.Data, lda, 1, g.grad(b), ldb)
+				g.gemm(true, ta, n, k, m, 1, dy, n, a.Data, lda, 1, g.grad(b), ldb)
 			} else {
-				blas.Sgemm(!ta, false, k, n, m, 1, a.Data, lda, dy, n, 1, g.grad(b), ldb)
+				g.gemm(!ta, false, k, n, m, 1, a.Data, lda, dy, n, 1, g.grad(b), ldb)
 			}
 		}
 	})

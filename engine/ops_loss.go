@@ -76,13 +76,14 @@ func (g *Graph) LabelSmoothedCE(logits *Tensor, targets []int32, eps float32, pa
 		if loss.Grad == nil || !logits.needGrad {
 			return
 		}
-		axpy(g.grad(logits), dlogits, loss.Grad[0])
+		g.addGrad(logits, dlogits, loss.Grad[0])
 	})
 	return CEResult{Loss: loss, NLL: nll, Tokens: tokens}
 }
 
 // smoothedRow computes one row's loss and NLL and, when dr is non-nil, the
-// gradient p - q into dr.
+// gradient p - q into dr. The exponentials are computed once: dr holds
+// e^(z_j - max) until the sum is known.
 func smoothedRow(z []float32, t int, eps, epsI float64, dr []float32) (loss, nll float64) {
 	mx := z[0]
 	for _, x := range z {
@@ -91,9 +92,19 @@ func smoothedRow(z []float32, t int, eps, epsI float64, dr []float32) (loss, nll
 		}
 	}
 	var sum, sumZ float64
-	for _, x := range z {
-		sum += math.Exp(float64(x - mx))
-		sumZ += float64(x)
+	if dr != nil {
+		dr = dr[:len(z)]
+		for j, x := range z {
+			e := expNeg(x - mx)
+			dr[j] = e
+			sum += float64(e)
+			sumZ += float64(x)
+		}
+	} else {
+		for _, x := range z {
+			sum += float64(expNeg(x - mx))
+			sumZ += float64(x)
+		}
 	}
 	lse := float64(mx) + math.Log(sum)
 	nll = lse - float64(z[t])
@@ -101,8 +112,9 @@ func smoothedRow(z []float32, t int, eps, epsI float64, dr []float32) (loss, nll
 	smooth := float64(len(z))*lse - sumZ
 	loss = (1-eps-epsI)*nll + epsI*smooth
 	if dr != nil {
-		for j, x := range z {
-			dr[j] = float32(math.Exp(float64(x)-lse) - epsI)
+		inv, e := float32(1/sum), float32(epsI)
+		for j := range dr {
+			dr[j] = dr[j]*inv - e
 		}
 		dr[t] -= float32(1 - eps - epsI)
 	}
@@ -125,7 +137,7 @@ func (g *Graph) LogSoftmax(x *Tensor) *Tensor {
 			}
 			var sum float64
 			for _, a := range xs {
-				sum += math.Exp(float64(a - mx))
+				sum += float64(expNeg(a - mx))
 			}
 			lse := mx + float32(math.Log(sum))
 			for j, a := range xs {
@@ -146,7 +158,7 @@ func (g *Graph) LogSoftmax(x *Tensor) *Tensor {
 					s += float64(d)
 				}
 				for j := range dxs {
-					dxs[j] += dy[j] - float32(math.Exp(float64(ys[j])))*float32(s)
+					dxs[j] += dy[j] - expNeg(ys[j])*float32(s)
 				}
 			}
 		})

@@ -62,3 +62,15 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 	b []float32, ldb int, beta float32, c []float32, ldc int) {
 	Default().Sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
+
+// SetThreads sets the number of threads the backend uses for one product
+// (openblas_set_num_threads). It reports false when the backend has no such
+// control (the gonum fallback parallelises each product over GOMAXPROCS
+// goroutines, and other CBLAS libraries may lack the call).
+func SetThreads(n int) bool {
+	if b, ok := Default().(*cblasBackend); ok && b.setNThreads != nil {
+		b.setNThreads(int32(max(n, 1)))
+		return true
+	}
+	return false
+}
