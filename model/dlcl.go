@@ -10,10 +10,12 @@ import (
 // al. 2019): the input of layer l+1 is a learned weighted sum of the outputs
 // of every earlier layer, the embedding included,
 //
-//	pre-norm:  x_{l+1} = Σ_{k≤l} W[l][k] · LN_k(y_k)
+//	pre-norm:  x_{l+1} = W[l][0]·y_0 + Σ_{1≤k≤l} W[l][k] · LN_k(y_k)
 //	post-norm: x_{l+1} = LN_l(Σ_{k≤l} W[l][k] · y_k)     (l ≥ 1; x_1 = W[0][0]·y_0)
 //
-// with y_0 the embedding and row L giving the stack's output. W is lower
+// with y_0 the embedding and row L giving the stack's output. As in the
+// authors' implementation, the embedding is stored unnormalised (their
+// paper's equation writes LN(y_0) too). W is lower
 // triangular, initialised to uniform averages (W[l][k] = 1/(l+1)); the
 // entries above the diagonal are stored but never read, so their gradient
 // stays zero. Swap-pre stacks combine like pre-norm ones.
@@ -54,13 +56,10 @@ func newLayerHistory(b *builder, prefix string, layers int, pre bool) *LayerHist
 			h.W.Data[l*(layers+1)+k] = 1 / float32(l+1)
 		}
 	}
-	// pre-norm: one norm per stored output 0..L; post-norm: one per sum 1..L
-	first := 1
-	if pre {
-		first = 0
-	}
-	for i := first; i <= layers; i++ {
-		h.Norms = append(h.Norms, b.layerNorm(fmt.Sprintf("%s.layer_norms.%d", prefix, i-first), b.cfg.DModel))
+	// L norms: pre-norm normalises the stored outputs y_1..y_L, post-norm
+	// the sums that feed layers 2..L and the output.
+	for i := 0; i < layers; i++ {
+		h.Norms = append(h.Norms, b.layerNorm(fmt.Sprintf("%s.layer_norms.%d", prefix, i), b.cfg.DModel))
 	}
 	return h
 }
@@ -70,8 +69,8 @@ func newLayerHistory(b *builder, prefix string, layers int, pre bool) *LayerHist
 func (h *LayerHistory) run(g *engine.Graph, x *engine.Tensor, layers int, layer func(i int, in *engine.Tensor) *engine.Tensor) *engine.Tensor {
 	hist := make([]*engine.Tensor, 0, layers+1)
 	push := func(k int, y *engine.Tensor) {
-		if h.Pre {
-			y = h.Norms[k].Apply(g, y)
+		if h.Pre && k > 0 {
+			y = h.Norms[k-1].Apply(g, y)
 		}
 		hist = append(hist, y)
 	}

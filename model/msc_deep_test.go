@@ -278,8 +278,8 @@ func TestDLCLInitialWeights(t *testing.T) {
 			}
 		}
 	}
-	if len(m.Enc.Norms) != 5 || m.Params().Get("encoder.history.layer_norms.4.weight") == nil {
-		t.Fatal("pre-norm DLCL normalises each of the L+1 stored outputs")
+	if len(m.Enc.Norms) != 4 || m.Params().Get("encoder.history.layer_norms.3.weight") == nil {
+		t.Fatal("pre-norm DLCL normalises each of the L stored layer outputs")
 	}
 	post := mustNew(t, tinyDeep("dlcl", NormPost)).(*DLCL)
 	if len(post.Enc.Norms) != 4 || len(post.Dec.Norms) != 2 {
