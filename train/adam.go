@@ -3,9 +3,9 @@ package train
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/strata-nmt/strata/engine"
+	"github.com/strata-nmt/strata/model"
 )
 
 // AdamConfig holds Adam's hyper-parameters.
@@ -19,12 +19,10 @@ type AdamConfig struct {
 	L2 map[string]float64
 }
 
-// ParamGroup names the group a parameter belongs to: the first component of
-// its name ("encoder", "decoder"). L2 settings refer to these names.
-func ParamGroup(name string) string {
-	g, _, _ := strings.Cut(name, ".")
-	return g
-}
+// ParamGroup names the group a parameter belongs to (model.ParamGroup:
+// "encoder", "decoder", or "embeddings" for the shared embedding matrices).
+// L2 settings refer to these names.
+func ParamGroup(name string) string { return model.ParamGroup(name) }
 
 // Adam is the optimiser with fairseq's semantics (bias-corrected moments;
 // eps added to the square root of the second moment).
@@ -49,7 +47,7 @@ func NewAdam(params []*engine.Tensor, cfg AdamConfig) (*Adam, error) {
 	}
 	for g := range cfg.L2 {
 		if !known[g] {
-			return nil, fmt.Errorf("l2: no parameter group %q (groups are the first component of parameter names, e.g. encoder, decoder)", g)
+			return nil, fmt.Errorf("l2: no parameter group %q (groups: encoder, decoder, embeddings)", g)
 		}
 	}
 	return a, nil
