@@ -224,3 +224,20 @@ func TestLogTicks(t *testing.T) {
 		}
 	}
 }
+
+func TestSegmentsBreakAtUndrawablePoints(t *testing.T) {
+	s := Series{X: []float64{1, 2, 3, 4, 5, 6}, Y: []float64{1, math.NaN(), 3, 4, -1, 6}}
+	lengths := func(logY bool) []int {
+		var out []int
+		for _, seg := range segments(s, logY) {
+			out = append(out, len(seg))
+		}
+		return out
+	}
+	if got := lengths(false); len(got) != 2 || got[0] != 1 || got[1] != 4 {
+		t.Errorf("linear axis: segment lengths %v, want [1 4]", got)
+	}
+	if got := lengths(true); len(got) != 3 || got[0] != 1 || got[1] != 2 || got[2] != 1 {
+		t.Errorf("log axis: segment lengths %v, want [1 2 1]", got)
+	}
+}
