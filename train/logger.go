@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 )
@@ -139,10 +140,15 @@ func (l *logger) eta(st State) string {
 func (l *logger) valid(st State, loss float64, extra map[string]float64) {
 	rec := map[string]any{"type": "valid", "update": st.Update, "epoch": st.Epoch, "loss": round(loss),
 		"ppl": round(math.Exp2(loss)), "best": round(st.BestValid)}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
 	var parts []string
-	for k, v := range extra {
-		rec[k] = v
-		parts = append(parts, fmt.Sprintf(" | %s %.2f", k, v))
+	for _, k := range keys {
+		rec[k] = extra[k]
+		parts = append(parts, fmt.Sprintf(" | %s %.2f", k, extra[k]))
 	}
 	l.record(rec)
 	l.jw.Flush()

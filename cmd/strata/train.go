@@ -23,6 +23,7 @@ type trainFlags struct {
 	maxTokens, validMaxTokens                            int
 	temperature                                          float64
 	betas                                                string
+	evalBLEU                                             int
 }
 
 func init() {
@@ -80,6 +81,7 @@ checkpoint_best.bin), metrics to RUN/metrics.jsonl. Ctrl-C saves a checkpoint;
 	fl.IntVar(&o.LogInterval, "log-interval", o.LogInterval, "updates between log lines")
 	fl.BoolVar(&o.LogGradNorms, "log-grad-norms", false, "log per-layer gradient norms to metrics.jsonl")
 	fl.IntVar(&o.Threads, "threads", 0, "kernel threads (0: all cores)")
+	fl.IntVar(&f.evalBLEU, "eval-bleu", 0, "at each validation, greedy-decode this many sentences of the valid split and log BLEU (0: off)")
 	rootCmd.AddCommand(cmd)
 }
 
@@ -110,6 +112,13 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) error {
 		if valid, err = train.ValidBatches(ds, f.validSplit, f.validMaxTokens); err != nil {
 			return err
 		}
+	}
+	if f.evalBLEU > 0 && f.validSplit != "" {
+		vb, err := newValidBLEU(ds, f.validSplit, f.evalBLEU)
+		if err != nil {
+			return err
+		}
+		o.ValidHook = vb.hook
 	}
 	o.Log = cmd.ErrOrStderr()
 	o.LogIsTerminal = term.IsTerminal(int(os.Stderr.Fd()))
