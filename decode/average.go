@@ -97,7 +97,7 @@ func readCheckpoint(path string) (checkpointHeader, []*engine.Tensor, error) {
 	if err != nil {
 		return h, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if h.Kind != modelFileKind && h.Kind != model.CheckpointKind {
+	if h.Kind != model.ModelKind && h.Kind != model.CheckpointKind {
 		return h, nil, fmt.Errorf("%s: not a strata model or checkpoint (kind %q)", path, h.Kind)
 	}
 	params := ts[:0]
@@ -108,9 +108,6 @@ func readCheckpoint(path string) (checkpointHeader, []*engine.Tensor, error) {
 	}
 	return h, params, nil
 }
-
-// modelFileKind is the kind model.Save writes (unexported in model).
-const modelFileKind = "strata-model"
 
 var numberedCheckpoint = regexp.MustCompile(`^checkpoint_(\d+)\.bin$`)
 

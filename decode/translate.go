@@ -165,7 +165,7 @@ func (t *Translator) leg(lines []string, src, tgt, what string) ([]Result, error
 		for k, hyps := range t.S.Search(srcs, prefix) {
 			r := Result{Hyps: hyps}
 			for _, h := range hyps {
-				r.Texts = append(r.Texts, t.B.Vocab.Decode(h.Tokens))
+				r.Texts = append(r.Texts, OutputLine(t.B.Vocab.Decode(h.Tokens)))
 			}
 			if len(hyps) > 0 {
 				t.Stats.Tokens += len(hyps[0].Tokens)
@@ -187,4 +187,22 @@ func (t *Translator) batchEnd(order []int, ids [][]int32, start int) int {
 		end++
 	}
 	return end
+}
+
+// OutputLine makes a decoded hypothesis safe to write as one line: a model
+// can generate byte-fallback pieces that form invalid UTF-8 or a line break,
+// which would corrupt the line-aligned output. Invalid bytes become U+FFFD
+// (as SentencePiece decodes them) and line breaks become spaces.
+func OutputLine(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if strings.ContainsAny(s, "\n\r\v\f\u0085\u2028\u2029") {
+		s = strings.Map(func(r rune) rune {
+			switch r {
+			case '\n', '\r', '\v', '\f', 0x85, 0x2028, 0x2029:
+				return ' '
+			}
+			return r
+		}, s)
+	}
+	return s
 }

@@ -205,3 +205,16 @@ func TestAttentionMap(t *testing.T) {
 		t.Fatal("layer 2 of a 2-layer decoder was accepted")
 	}
 }
+
+func TestOutputLineIsOneValidLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain text":         "plain text",
+		"a\nb\r\nc":          "a b  c",
+		"bad \xff\xfe bytes": "bad \uFFFD bytes",
+		"sep\u2028x":         "sep x",
+	} {
+		if got := OutputLine(in); got != want {
+			t.Errorf("OutputLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

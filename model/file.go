@@ -18,7 +18,8 @@ type fileMeta struct {
 	Extra  map[string]any `json:"extra,omitempty"`
 }
 
-const modelKind = "strata-model"
+// ModelKind marks model files (the "kind" in a tensor file's header).
+const ModelKind = "strata-model"
 
 // CheckpointKind marks training checkpoints; Load accepts them too and
 // ignores their optimiser tensors.
@@ -33,7 +34,7 @@ func Save(path string, m Model, extra map[string]any) error {
 
 // WriteTo writes the model to w.
 func WriteTo(w io.Writer, m Model, extra map[string]any) error {
-	return engine.WriteTensors(w, fileMeta{Kind: modelKind, Config: m.Config(), Extra: extra}, m.Params().List())
+	return engine.WriteTensors(w, fileMeta{Kind: ModelKind, Config: m.Config(), Extra: extra}, m.Params().List())
 }
 
 // Load reads a model file written by Save.
@@ -48,7 +49,7 @@ func Load(path string) (Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if meta.Kind != modelKind && meta.Kind != CheckpointKind {
+	if meta.Kind != ModelKind && meta.Kind != CheckpointKind {
 		return nil, fmt.Errorf("%s: not a strata model (kind %q)", path, meta.Kind)
 	}
 	ts = withoutOptimizer(ts)
