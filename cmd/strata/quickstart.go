@@ -38,6 +38,8 @@ minute, translates held-out sentences and reports SacreBLEU-exact BLEU.`,
 	cmd.Flags().StringVar(&o.Dir, "dir", o.Dir, "working directory for the corpus, data and run")
 	cmd.Flags().DurationVar(&o.Train, "train-time", o.Train, "training budget")
 	cmd.Flags().IntVar(&o.Sentences, "sentences", o.Sentences, "training sentences to generate")
+	cmd.Flags().IntVar(&o.TestSentences, "test-sentences", o.TestSentences, "held-out sentences to translate (at most 500)")
+	cmd.Flags().IntVar(&o.Beam, "beam", o.Beam, "beam size (1: greedy)")
 	rootCmd.AddCommand(cmd)
 }
 

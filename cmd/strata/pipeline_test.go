@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run executes one strata command line in-process and returns its stdout.
+func run(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	rootCmd.SetOut(&out)
+	rootCmd.SetErr(&errb)
+	rootCmd.SetArgs(args)
+	defer rootCmd.SetArgs(nil)
+	if err := rootCmd.Execute(); err != nil {
+		t.Fatalf("strata %s: %v\n%s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.String()
+}
+
+// The user-facing pipeline through the CLI: quickstart (generate, prepare,
+// train, translate, score), then translate, score-nll, average, eval and
+// the analyses on its run directory.
+func TestCLIPipeline(t *testing.T) {
+	dir := t.TempDir()
+	out := run(t, "quickstart", "--dir", dir, "--train-time", "2s", "--sentences", "1500", "--test-sentences", "20", "--beam", "2")
+	if !strings.Contains(out, "BLEU = ") || !strings.Contains(out, "strata translate --model") {
+		t.Fatalf("quickstart report:\n%s", out)
+	}
+	runDir := filepath.Join(dir, "run")
+	src := filepath.Join(dir, "corpus", "test.qaa")
+	hyp := filepath.Join(dir, "hyp.txt")
+	run(t, "translate", "--model", runDir, "--input", src, "--output", hyp, "--beam", "2", "--max-len-a", "1", "--max-len-b", "5")
+	lines := strings.Split(strings.TrimRight(readFile(t, hyp), "\n"), "\n")
+	if len(lines) != 500 {
+		t.Fatalf("translate wrote %d lines for 500 inputs", len(lines))
+	}
+	ev := run(t, "eval", "--hyp", hyp, "--ref", filepath.Join(dir, "corpus", "test.qab"), "--metrics", "bleu,chrf")
+	if !strings.Contains(ev, "BLEU") || !strings.Contains(ev, "chrF2") {
+		t.Fatalf("eval output:\n%s", ev)
+	}
+	avg := filepath.Join(dir, "avg.bin")
+	run(t, "average", "--dir", runDir, "--last", "1", "--output", avg)
+	run(t, "translate", "--model", avg, "--data", filepath.Join(dir, "data"), "--input", src, "--output", hyp+".avg",
+		"--greedy", "--max-len-a", "1", "--max-len-b", "5")
+	png := filepath.Join(dir, "curves.png")
+	run(t, "analyze", "curves", runDir, "--smooth", "1", "--out", png)
+	attn := filepath.Join(dir, "attn.png")
+	run(t, "analyze", "attention", "--model", runDir, "--source", "Va patemar te zuba.", "--target", "Shira ra !", "--out", attn)
+	for _, p := range []string{png, attn} {
+		if b := readFile(t, p); !strings.HasPrefix(b, "\x89PNG") {
+			t.Errorf("%s is not a PNG", p)
+		}
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
