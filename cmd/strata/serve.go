@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-nmt/strata/decode"
+	"github.com/strata-nmt/strata/serve"
+)
+
+func init() {
+	var modelPath, dataDir, addr string
+	o := serve.Options{Workers: 1, Search: decode.Defaults()}
+	o.Search.MaxLenA, o.Search.MaxLenB = 1.2, 10
+	cmd := &cobra.Command{
+		Use:   "serve --model RUN [--addr :8080]",
+		Short: "Serve translations over HTTP (POST /translate, GET /health)",
+		Long: `Loads a model once and answers JSON requests:
+
+  curl -s localhost:8080/translate -d '{"text": ["Hello world."], "src_lang": "en", "tgt_lang": "de"}'
+
+Requests may set "beam" and "pivot". --workers decoders run in parallel,
+each with --threads kernel threads; further requests wait their turn.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := decode.Load(modelPath, dataDir)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			s, err := serve.New(ctx, b, o)
+			if err != nil {
+				return err
+			}
+			srv := &http.Server{Addr: addr, Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+			go func() {
+				<-ctx.Done()
+				shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				srv.Shutdown(shut)
+			}()
+			fmt.Fprintf(cmd.ErrOrStderr(), "serving %s (%s) on %s\n", b.ModelPath, b.Model.Config().Summary(), addr)
+			if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&modelPath, "model", "", "run directory or model file")
+	fl.StringVar(&dataDir, "data", "", "data directory (default: the run's)")
+	fl.StringVar(&addr, "addr", "localhost:8080", "listen address")
+	fl.IntVar(&o.Workers, "workers", o.Workers, "decoders running in parallel")
+	fl.IntVar(&o.Threads, "threads", 0, "kernel threads per decoder (0: all cores)")
+	fl.IntVar(&o.Search.Beam, "beam", o.Search.Beam, "default beam size")
+	fl.IntVar(&o.MaxLines, "max-lines", 256, "lines per request")
+	rootCmd.AddCommand(cmd)
+}
