@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"runtime"
+	"time"
 )
 
 // Graph is one forward (and optionally backward) computation. It owns the
@@ -21,6 +22,10 @@ type Graph struct {
 	seed    uint64
 	counter uint64
 	threads int
+	// op profiling (profile.go): nil when off
+	prof      *OpProfile
+	profMark  time.Time
+	tapeNames []string
 }
 
 // NewGraph returns a graph that records a tape for backward, with dropout on.
@@ -64,6 +69,10 @@ func (g *Graph) Reset() {
 	g.tape = g.tape[:0]
 	g.arena.release()
 	g.headers.reset()
+	if g.prof != nil {
+		g.profMark = time.Now()
+		g.tapeNames = g.tapeNames[:0]
+	}
 }
 
 // Backward seeds ∂loss/∂loss = 1 on a one-element tensor and runs the tape in
@@ -102,11 +111,23 @@ func (g *Graph) BackwardWith(y *Tensor, dy []float32) {
 }
 
 func (g *Graph) runTape() {
-	for i := len(g.tape) - 1; i >= 0; i-- {
-		g.tape[i]()
+	if g.prof != nil && len(g.tapeNames) == len(g.tape) {
+		for i := len(g.tape) - 1; i >= 0; i-- {
+			start := time.Now()
+			g.tape[i]()
+			g.prof.Backward[g.tapeNames[i]] += time.Since(start)
+		}
+		g.tapeNames = g.tapeNames[:0]
+	} else {
+		for i := len(g.tape) - 1; i >= 0; i-- {
+			g.tape[i]()
+		}
 	}
 	clear(g.tape)
 	g.tape = g.tape[:0]
+	if g.prof != nil {
+		g.profMark = time.Now()
+	}
 }
 
 // newTensor returns an arena-backed tensor with undefined contents that needs
@@ -179,6 +200,9 @@ func (g *Graph) addGrad(t *Tensor, src []float32, a float32) {
 // push records a backward closure when any output needs a gradient.
 func (g *Graph) push(out *Tensor, fn func()) {
 	if out.needGrad {
+		if g.prof != nil {
+			g.profileForward(fn)
+		}
 		g.tape = append(g.tape, fn)
 	}
 }

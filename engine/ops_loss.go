@@ -91,21 +91,7 @@ func smoothedRow(z []float32, t int, eps, epsI float64, dr []float32) (loss, nll
 			mx = x
 		}
 	}
-	var sum, sumZ float64
-	if dr != nil {
-		dr = dr[:len(z)]
-		for j, x := range z {
-			e := expNeg(x - mx)
-			dr[j] = e
-			sum += float64(e)
-			sumZ += float64(x)
-		}
-	} else {
-		for _, x := range z {
-			sum += float64(expNeg(x - mx))
-			sumZ += float64(x)
-		}
-	}
+	sum, sumZ := expSums(z, mx, dr)
 	lse := float64(mx) + math.Log(sum)
 	nll = lse - float64(z[t])
 	// Σ_j -log p_j = V·lse - Σ_j z_j
@@ -119,6 +105,43 @@ func smoothedRow(z []float32, t int, eps, epsI float64, dr []float32) (loss, nll
 		dr[t] -= float32(1 - eps - epsI)
 	}
 	return loss, nll
+}
+
+// expSums returns Σ_j e^(z_j - mx) and Σ_j z_j, storing the exponentials
+// in dr when it is non-nil. Four partial sums (float64) per quantity break
+// the dependency chain of a single accumulator; the order is fixed.
+func expSums(z []float32, mx float32, dr []float32) (sum, sumZ float64) {
+	var s [4]float64
+	var sz [4]float64
+	n := len(z) &^ 3
+	if dr != nil {
+		dr = dr[:len(z)]
+	}
+	for j := 0; j < n; j += 4 {
+		x := z[j : j+4 : j+4]
+		e0, e1, e2, e3 := expNeg(x[0]-mx), expNeg(x[1]-mx), expNeg(x[2]-mx), expNeg(x[3]-mx)
+		if dr != nil {
+			d := dr[j : j+4 : j+4]
+			d[0], d[1], d[2], d[3] = e0, e1, e2, e3
+		}
+		s[0] += float64(e0)
+		s[1] += float64(e1)
+		s[2] += float64(e2)
+		s[3] += float64(e3)
+		sz[0] += float64(x[0])
+		sz[1] += float64(x[1])
+		sz[2] += float64(x[2])
+		sz[3] += float64(x[3])
+	}
+	for j := n; j < len(z); j++ {
+		e := expNeg(z[j] - mx)
+		if dr != nil {
+			dr[j] = e
+		}
+		s[j-n] += float64(e)
+		sz[j-n] += float64(z[j])
+	}
+	return (s[0] + s[1]) + (s[2] + s[3]), (sz[0] + sz[1]) + (sz[2] + sz[3])
 }
 
 // LogSoftmax returns row-wise log-probabilities (used by decoding; it records

@@ -88,3 +88,42 @@ func cpuSeconds() float64 {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
+
+// BenchmarkTrainStepOps runs the same step with an OpProfile attached and
+// reports the share of the step spent in matrix products (Linear, MatMul),
+// in attention (its per-head products included) and in the other fused
+// ops; -v prints the per-op table.
+func BenchmarkTrainStepOps(b *testing.B) {
+	m := benchModel(b)
+	bt := benchBatch(1)
+	g := engine.NewGraph(1)
+	step := func() {
+		g.Reset()
+		res := model.Loss(g, m, bt, 0.1)
+		g.BackwardScaled(res.Loss, 1/float32(res.Tokens))
+	}
+	step()
+	prof := engine.NewOpProfile()
+	g.SetProfile(prof)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		step()
+	}
+	total := prof.Total()
+	var matmul, attn time.Duration
+	for _, o := range prof.Sorted() {
+		switch o.Op {
+		case "Linear", "MatMul":
+			matmul += o.Total()
+		case "Attention":
+			attn += o.Total()
+		}
+		b.Logf("%-16s %6d calls  forward %8.1f ms  backward %8.1f ms  %5.1f%%", o.Op, o.Calls/b.N,
+			ms(o.Forward)/float64(b.N), ms(o.Backward)/float64(b.N), 100*float64(o.Total())/float64(total))
+	}
+	b.ReportMetric(100*float64(matmul)/float64(total), "matmul-%")
+	b.ReportMetric(100*float64(attn)/float64(total), "attention-%")
+	b.ReportMetric(100*float64(total-matmul-attn)/float64(total), "other-ops-%")
+}
+
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
