@@ -5,14 +5,20 @@ import "math/bits"
 // arena recycles float32 buffers between training steps. Buffers are kept in
 // size classes with 1/8-octave granularity (at most 12.5% waste), so batches
 // of varying shape still reuse memory instead of growing the heap.
+//
+// Buffers normally come back all at once (release, at Graph.Reset); recycle
+// returns one early, which backward uses for gradients of intermediates as
+// soon as they are consumed, so they are not all alive at the end of a step.
 type arena struct {
 	free  map[int][][]float32
 	inUse [][]float32
+	// where each handed-out buffer sits in inUse, by its first element
+	index map[*float32]int
 	// bytes currently held by the arena, in use or free
 	held int
 }
 
-func newArena() *arena { return &arena{free: map[int][][]float32{}} }
+func newArena() *arena { return &arena{free: map[int][][]float32{}, index: map[*float32]int{}} }
 
 func sizeClass(n int) int {
 	if n <= 64 {
@@ -36,9 +42,27 @@ func (a *arena) get(n int) []float32 {
 		buf = make([]float32, c)
 		a.held += 4 * c
 	}
+	a.index[&buf[0]] = len(a.inUse)
 	buf = buf[:n]
 	a.inUse = append(a.inUse, buf)
 	return buf
+}
+
+// recycle returns one buffer obtained from get before the next release; the
+// caller must hold no other reference to it. Buffers not from this arena
+// are ignored.
+func (a *arena) recycle(buf []float32) {
+	if cap(buf) == 0 {
+		return
+	}
+	buf = buf[:cap(buf)]
+	i, ok := a.index[&buf[0]]
+	if !ok {
+		return
+	}
+	delete(a.index, &buf[0])
+	a.inUse[i] = nil
+	a.free[len(buf)] = append(a.free[len(buf)], buf)
 }
 
 // zeros returns a zeroed buffer of length n.
@@ -50,7 +74,11 @@ func (a *arena) zeros(n int) []float32 {
 
 // release returns every buffer handed out since the last release.
 func (a *arena) release() {
+	clear(a.index)
 	for i, b := range a.inUse {
+		if b == nil { // recycled already
+			continue
+		}
 		c := cap(b)
 		a.free[c] = append(a.free[c], b[:c])
 		a.inUse[i] = nil

@@ -15,6 +15,7 @@ type Graph struct {
 	// gradient checks.
 	DropoutOn bool
 	tape      []func()
+	tapeOut   []*Tensor // the output whose gradient each tape entry consumes
 	arena     *arena
 	headers   tensorPool
 	// dropout RNG: seed plus a counter advanced by every dropout op, so a
@@ -67,6 +68,8 @@ func (g *Graph) HeldBytes() int { return g.arena.held }
 func (g *Graph) Reset() {
 	clear(g.tape)
 	g.tape = g.tape[:0]
+	clear(g.tapeOut)
+	g.tapeOut = g.tapeOut[:0]
 	g.arena.release()
 	g.headers.reset()
 	if g.prof != nil {
@@ -77,6 +80,12 @@ func (g *Graph) Reset() {
 
 // Backward seeds ∂loss/∂loss = 1 on a one-element tensor and runs the tape in
 // reverse. Parameter gradients accumulate into their Grad buffers.
+//
+// The gradient of an intermediate tensor is recycled (and its Grad set to
+// nil) as soon as the op that produced it has run its backward step: every
+// op that reads it comes later on the tape and has run already. This keeps
+// the peak memory of a step near that of its forward pass. Parameters and
+// other leaves keep their gradients.
 func (g *Graph) Backward(loss *Tensor) {
 	g.BackwardScaled(loss, 1)
 }
@@ -111,20 +120,26 @@ func (g *Graph) BackwardWith(y *Tensor, dy []float32) {
 }
 
 func (g *Graph) runTape() {
-	if g.prof != nil && len(g.tapeNames) == len(g.tape) {
-		for i := len(g.tape) - 1; i >= 0; i-- {
-			start := time.Now()
-			g.tape[i]()
+	profile := g.prof != nil && len(g.tapeNames) == len(g.tape)
+	for i := len(g.tape) - 1; i >= 0; i-- {
+		var start time.Time
+		if profile {
+			start = time.Now()
+		}
+		g.tape[i]()
+		if out := g.tapeOut[i]; out.arenaGrad {
+			g.arena.recycle(out.Grad)
+			out.Grad, out.arenaGrad = nil, false
+		}
+		if profile {
 			g.prof.Backward[g.tapeNames[i]] += time.Since(start)
 		}
-		g.tapeNames = g.tapeNames[:0]
-	} else {
-		for i := len(g.tape) - 1; i >= 0; i-- {
-			g.tape[i]()
-		}
 	}
+	g.tapeNames = g.tapeNames[:0]
 	clear(g.tape)
 	g.tape = g.tape[:0]
+	clear(g.tapeOut)
+	g.tapeOut = g.tapeOut[:0]
 	if g.prof != nil {
 		g.profMark = time.Now()
 	}
@@ -174,6 +189,7 @@ func (g *Graph) Scratch(n int) []float32 { return g.arena.get(n) }
 func (g *Graph) grad(t *Tensor) []float32 {
 	if t.Grad == nil {
 		t.Grad = g.arena.zeros(t.Size())
+		t.arenaGrad = true
 	}
 	return t.Grad
 }
@@ -191,7 +207,7 @@ func (g *Graph) addGrad(t *Tensor, src []float32, a float32) {
 				}
 			})
 		}
-		t.Grad = src
+		t.Grad, t.arenaGrad = src, true
 		return
 	}
 	g.parallel(len(src), 2, func(_, lo, hi int) { axpy(t.Grad[lo:hi], src[lo:hi], a) })
@@ -204,5 +220,6 @@ func (g *Graph) push(out *Tensor, fn func()) {
 			g.profileForward(fn)
 		}
 		g.tape = append(g.tape, fn)
+		g.tapeOut = append(g.tapeOut, out)
 	}
 }

@@ -79,6 +79,7 @@ func benchTrainStep(b *testing.B) {
 	// CPU time (user+system, all threads) per step: on a shared machine it
 	// varies less than wall time and shows threads that spin.
 	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(g.HeldBytes())/(1<<20), "arena-MiB")
 }
 
 func cpuSeconds() float64 {

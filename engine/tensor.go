@@ -23,6 +23,9 @@ type Tensor struct {
 	shape    [MaxDims]int
 	ndim     int
 	needGrad bool
+	// arenaGrad: Grad came from the graph's arena for this tensor (an
+	// intermediate), so backward may recycle it once consumed
+	arenaGrad bool
 }
 
 // NewTensor allocates a zeroed tensor that owns its data.

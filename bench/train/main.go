@@ -1,0 +1,204 @@
+// Command train-bench measures strata's training throughput on the setting
+// of bench/reference/train_transformer.py: a 6+6-layer post-norm
+// Transformer (d=256, ffn=1024, 4 heads, shared vocabulary of 8000, dropout
+// 0.1), batches of 64 sentences × 32 tokens of random ids, fairseq's
+// label-smoothed cross-entropy normalised by target tokens, Adam(0.9, 0.98,
+// 1e-8) and the inverse-square-root schedule. The first -warmup-steps
+// updates are not timed. Progress goes to stderr; the result is one JSON
+// line on stdout with the same keys as the reference's. run.sh runs both.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"syscall"
+	"time"
+
+	"github.com/strata-nmt/strata/engine"
+	"github.com/strata-nmt/strata/engine/blas"
+	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/train"
+)
+
+type options struct {
+	steps, warmupSteps, batch, srcLen, tgtLen int
+	vocab, dim, ffn, heads, layers, threads   int
+	norm                                      string
+	dropout, smoothing, lr                    float64
+	lrWarmup                                  int
+	seed                                      uint64
+	cpuProfile                                string
+}
+
+func parseFlags() options {
+	var o options
+	flag.IntVar(&o.steps, "steps", 30, "timed updates")
+	flag.IntVar(&o.warmupSteps, "warmup-steps", 3, "untimed updates run first")
+	flag.IntVar(&o.batch, "batch-sentences", 64, "sentences per batch")
+	flag.IntVar(&o.srcLen, "src-len", 32, "source tokens per sentence, EOS included")
+	flag.IntVar(&o.tgtLen, "tgt-len", 32, "target tokens per sentence, EOS included")
+	flag.IntVar(&o.vocab, "vocab", 8000, "shared vocabulary size")
+	flag.IntVar(&o.dim, "dim", 256, "model width")
+	flag.IntVar(&o.ffn, "ffn-dim", 1024, "feed-forward width")
+	flag.IntVar(&o.heads, "heads", 4, "attention heads")
+	flag.IntVar(&o.layers, "layers", 6, "encoder layers = decoder layers")
+	flag.StringVar(&o.norm, "norm", "post", "post or pre")
+	flag.Float64Var(&o.dropout, "dropout", 0.1, "residual dropout")
+	flag.Float64Var(&o.smoothing, "label-smoothing", 0.1, "label smoothing")
+	flag.Float64Var(&o.lr, "lr", 5e-4, "peak learning rate")
+	flag.IntVar(&o.lrWarmup, "lr-warmup-updates", 4000, "learning-rate warm-up updates")
+	flag.IntVar(&o.threads, "threads", 2, "threads (GOMAXPROCS and kernel goroutines)")
+	flag.Uint64Var(&o.seed, "seed", 1, "seed for parameters, data and dropout")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the timed steps here")
+	flag.Parse()
+	return o
+}
+
+func main() {
+	log.SetFlags(0)
+	o := parseFlags()
+	runtime.GOMAXPROCS(o.threads)
+	cfg, err := model.Preset("transformer-iwslt")
+	if err != nil {
+		log.Fatal(err)
+	}
+	cfg.EncoderLayers, cfg.DecoderLayers = o.layers, o.layers
+	cfg.DModel, cfg.FFN, cfg.Heads = o.dim, o.ffn, o.heads
+	cfg.EncoderNorm, cfg.DecoderNorm = o.norm, o.norm
+	cfg.SrcVocab, cfg.TgtVocab = o.vocab, o.vocab
+	cfg.Dropout = float32(o.dropout)
+	if err := cfg.Validate(); err != nil {
+		log.Fatal(err)
+	}
+	m := model.NewTransformer(cfg, o.seed)
+	adam, err := train.NewAdam(m.Params().List(), train.AdamConfig{Beta1: 0.9, Beta2: 0.98, Eps: 1e-8})
+	if err != nil {
+		log.Fatal(err)
+	}
+	sched := train.InverseSqrt{Peak: o.lr, Warmup: o.lrWarmup}
+	g := engine.NewGraph(o.seed)
+	g.SetThreads(o.threads)
+	batches := randomBatches(o)
+	res := run(o, m, g, adam, sched, batches)
+	res["params"] = m.Params().Count()
+	res["blas"] = blas.Default().Name()
+	if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// run trains over the batches and returns the result fields.
+func run(o options, m *model.Transformer, g *engine.Graph, adam *train.Adam, sched train.InverseSqrt,
+	batches []model.Batch) map[string]any {
+	tokensPerStep := o.batch * o.tgtLen
+	var timed, cpu time.Duration
+	var lossFirst, lossLast float64
+	for step, bt := range batches {
+		if step == o.warmupSteps {
+			startProfile(o.cpuProfile)
+		}
+		start, cpu0 := time.Now(), cpuTime()
+		m.Params().ZeroGrad()
+		g.Reset()
+		res := model.Loss(g, m, bt, float32(o.smoothing))
+		g.BackwardScaled(res.Loss, 1/float32(res.Tokens))
+		adam.Update(sched.LR(step))
+		elapsed := time.Since(start)
+		loss := float64(res.Loss.Item()) / float64(res.Tokens)
+		if step == 0 {
+			lossFirst = loss
+		}
+		lossLast = loss
+		note := " (warmup)"
+		if step >= o.warmupSteps {
+			timed += elapsed
+			cpu += cpuTime() - cpu0
+			note = ""
+		}
+		fmt.Fprintf(os.Stderr, "step %d/%d loss %.4f nll %.4f %.0f tok/s%s\n", step+1, len(batches), loss,
+			res.NLL/float64(res.Tokens), float64(tokensPerStep)/elapsed.Seconds(), note)
+	}
+	pprof.StopCPUProfile()
+	out := map[string]any{
+		"impl": "strata", "bench": "train", "go": runtime.Version(), "threads": o.threads, "norm": o.norm,
+		"steps": o.steps, "warmup_steps": o.warmupSteps, "tgt_tokens_per_step": tokensPerStep,
+		"seconds": round(timed.Seconds(), 3), "cpu_seconds": round(cpu.Seconds(), 3),
+		"loss_first": round(lossFirst, 4), "loss_last": round(lossLast, 4),
+		"peak_rss_mb": round(peakRSSMB(), 1),
+	}
+	if o.steps > 0 {
+		out["step_ms"] = round(1000*timed.Seconds()/float64(o.steps), 1)
+		out["tokens_per_s"] = round(float64(tokensPerStep*o.steps)/timed.Seconds(), 1)
+	}
+	return out
+}
+
+// randomBatches draws ids from [4, vocab) (past pad, bos, eos, unk); every
+// sentence ends in eos and none is padded; the decoder input is the target
+// shifted right behind eos, as in the reference.
+func randomBatches(o options) []model.Batch {
+	r := rand.New(rand.NewPCG(o.seed, 2))
+	out := make([]model.Batch, o.warmupSteps+o.steps)
+	for i := range out {
+		b, s, t := o.batch, o.srcLen, o.tgtLen
+		bt := model.Batch{Src: make([]int32, b*s), TgtIn: make([]int32, b*t), TgtOut: make([]int32, b*t), B: b, S: s, T: t}
+		for k := range bt.Src {
+			bt.Src[k] = int32(4 + r.IntN(o.vocab-4))
+		}
+		for k := range bt.TgtOut {
+			bt.TgtOut[k] = int32(4 + r.IntN(o.vocab-4))
+		}
+		for j := 0; j < b; j++ {
+			bt.Src[j*s+s-1], bt.TgtOut[j*t+t-1] = 2, 2
+			bt.TgtIn[j*t] = 2
+			copy(bt.TgtIn[j*t+1:(j+1)*t], bt.TgtOut[j*t:(j+1)*t-1])
+		}
+		out[i] = bt
+	}
+	return out
+}
+
+func startProfile(path string) {
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// peakRSSMB is the process's peak resident set (getrusage ru_maxrss, KiB on
+// Linux), as the reference reports it.
+func peakRSSMB() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return float64(ru.Maxrss) / 1024
+}
+
+func round(x float64, digits int) float64 {
+	p := 1.0
+	for i := 0; i < digits; i++ {
+		p *= 10
+	}
+	return float64(int64(x*p+0.5)) / p
+}
