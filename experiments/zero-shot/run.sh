@@ -23,6 +23,7 @@
 #   WARMUP=1000  DROPOUT=0.1
 #   VALID_LINES=200  EVAL_LINES=300  BEAM=5  LLR_DEV_LINES=300
 #   LLR_TEST_LINES=100  SWAP=0  THREADS=0 (all cores)  SEED=1
+#   ONLY="pre-senc post-senc" (restrict to these systems)
 #   STOP_AFTER=data|train (stop after that stage)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -124,6 +125,15 @@ for kv in $SET; do SETARGS+=(--set "$kv"); done
 # name data norm
 SYSTEMS=("pre-senc senc pre" "post-senc senc post" "pre-tenc tenc pre" "post-tenc tenc post")
 [ "$SWAP" = 1 ] && SYSTEMS+=("swap-senc senc swap-pre")
+# ONLY="pre-senc post-senc" restricts every stage to those systems (a
+# shorter run of the paper's central comparison).
+if [ -n "${ONLY:-}" ]; then
+	kept=()
+	for s in "${SYSTEMS[@]}"; do
+		for o in $ONLY; do [ "${s%% *}" = "$o" ] && kept+=("$s"); done
+	done
+	SYSTEMS=("${kept[@]}")
+fi
 train() {
 	local name=$1 data=$WORK/data-$2 norm=$3 dir=$WORK/runs/$1
 	if [ -e "$dir/.done" ]; then
