@@ -2,10 +2,26 @@ package engine
 
 import "math"
 
-// expNeg is e^x for x ≤ 0 in float32 arithmetic, for the softmax and
-// cross-entropy kernels, whose arguments are x - max(row): they evaluate
-// tens of millions of exponentials per training step, and math.Exp (float64)
-// was a ninth of a step's CPU time. BenchmarkExp compares the two.
+// fastExp switches the softmax and cross-entropy kernels from math.Exp to
+// the float32 polynomial expNegPoly (2.6x faster in BenchmarkExp). It is off
+// because train's TestTinyModelLearnsToCopy sits on the edge of its pass
+// mark: with the polynomial's rounding (1e-7 relative) the 400-update run
+// ends at 0.036 bits/token with one of 16 sentences miscopied, against
+// 0.034 and none with math.Exp. Turn it on once that test has a margin.
+const fastExp = false
+
+// expNeg is e^x for x ≤ 0, the exponential of the softmax and cross-entropy
+// kernels (arguments x - max(row)).
+func expNeg(x float32) float32 {
+	if !fastExp {
+		return float32(math.Exp(float64(x)))
+	}
+	return expNegPoly(x)
+}
+
+// expNegPoly is e^x for x ≤ 0 in float32 arithmetic: those kernels
+// evaluate tens of millions of exponentials per training step, and
+// math.Exp (float64) was a ninth of a step's CPU time.
 //
 // The method is the classic one (Cody-Waite range reduction, then a minimax
 // polynomial): x = n·ln2 + r with |r| ≤ ln2/2, where ln2 is split into a
@@ -14,7 +30,7 @@ import "math"
 // Cephes expf); the result is scaled by 2^n through the exponent bits.
 // TestExpNeg checks the relative error is below 2.5e-7 (about 2 ulp) on
 // the whole range; results below 2^-126 are flushed to zero.
-func expNeg(x float32) float32 {
+func expNegPoly(x float32) float32 {
 	const (
 		log2e = 1.44269504088896341
 		ln2hi = 0.693359375
