@@ -1,6 +1,8 @@
 package quickstart
 
 import (
+	"context"
+
 	"github.com/strata-nmt/strata/decode"
 )
 
@@ -20,13 +22,5 @@ func translate(runDir, srcLang, tgtLang string, lines []string, beam int) ([]str
 	if err != nil {
 		return nil, err
 	}
-	res, err := decode.NewTranslator(b, s).Lines(lines, srcLang, tgtLang, "")
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(res))
-	for i, r := range res {
-		out[i] = r.Best()
-	}
-	return out, nil
+	return decode.NewTranslator(b, s).Translate(context.Background(), srcLang, tgtLang, lines)
 }
