@@ -133,11 +133,11 @@ func trainModel(ctx context.Context, o Options, ds *data.Dataset, runDir string)
 	cfg.EncoderNorm, cfg.DecoderNorm = model.NormPre, model.NormPre // converges fastest at this size
 	opts := train.Defaults()
 	opts.Model, opts.Seed, opts.SaveDir = cfg, o.Seed, runDir
-	opts.LR, opts.WarmupUpdates, opts.WarmupInitLR = 2e-3, 100, 1e-7
+	opts.LR, opts.WarmupUpdates, opts.WarmupInitLR = 3e-3, 150, 1e-7
 	opts.MaxTime, opts.MaxEpoch = o.Train, 50
 	opts.ValidInterval, opts.SaveInterval, opts.LogInterval = 100, 100, 50
 	opts.Log, opts.LogIsTerminal = o.Log, o.LogIsTerminal
-	b, err := data.NewBatcher(ds.Splits["train"], ds.Sequencer(), data.BatcherOptions{MaxTokens: 2048, Seed: o.Seed})
+	b, err := data.NewBatcher(ds.Splits["train"], ds.Sequencer(), data.BatcherOptions{MaxTokens: 1024, Seed: o.Seed})
 	if err != nil {
 		return nil, err
 	}
