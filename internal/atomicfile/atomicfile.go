@@ -40,6 +40,11 @@ func (a *File) Commit() error {
 	a.done = true
 	err := a.Flush()
 	if err == nil {
+		// CreateTemp makes 0600 files; give the result the destination's
+		// mode, or the usual 0644 for a new file.
+		err = a.f.Chmod(destMode(a.dest))
+	}
+	if err == nil {
 		err = a.f.Sync()
 	}
 	if cerr := a.f.Close(); err == nil {
@@ -86,6 +91,13 @@ func WriteWith(path string, fn func(w io.Writer) error) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return f.Commit()
+}
+
+func destMode(path string) os.FileMode {
+	if st, err := os.Stat(path); err == nil {
+		return st.Mode().Perm()
+	}
+	return 0o644
 }
 
 func syncDir(dir string) {

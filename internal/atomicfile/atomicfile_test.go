@@ -55,3 +55,21 @@ func assertOnlyFile(t *testing.T, dir, name string) {
 		t.Fatalf("directory holds %v, want only %s", names, name)
 	}
 }
+
+func TestModeIsReadableOrKept(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "new.txt")
+	if err := WriteFile(p, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(p); st.Mode().Perm() != 0o644 {
+		t.Fatalf("new file mode %v, want 0644", st.Mode().Perm())
+	}
+	os.Chmod(p, 0o600)
+	if err := WriteFile(p, []byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(p); st.Mode().Perm() != 0o600 {
+		t.Fatalf("replaced file mode %v, want the old 0600", st.Mode().Perm())
+	}
+}
