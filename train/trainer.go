@@ -148,7 +148,7 @@ func (r *run) loop(ctx context.Context) error {
 			return err
 		}
 		tokens += ntok
-		if err := r.afterUpdate(start, tokens); err != nil {
+		if err := r.afterUpdate(); err != nil {
 			return err
 		}
 	}
@@ -212,7 +212,7 @@ func scaleGrads(p *engine.Params, s float64) {
 	}
 }
 
-func (r *run) afterUpdate(start time.Time, tokens int) error {
+func (r *run) afterUpdate() error {
 	o := r.opts
 	if o.ValidInterval > 0 && r.st.Update%o.ValidInterval == 0 {
 		if err := r.validate(); err != nil {
