@@ -40,6 +40,9 @@ type run struct {
 	log   *logger
 	res   Result
 	bad   int
+	// validatedAt is the update of the last validation in this invocation
+	// (-1: none yet).
+	validatedAt int
 }
 
 // Run trains a new model (or, with opts.Resume, continues the run in
@@ -67,7 +70,7 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 	}
 	r := &run{opts: opts, m: m, g: engine.NewGraph(opts.Seed), adam: adam, src: src, valid: valid,
 		sched: InverseSqrt{Peak: opts.LR, WarmupInit: opts.WarmupInitLR, Warmup: opts.WarmupUpdates},
-		st:    State{Epoch: 1}}
+		st:    State{Epoch: 1}, validatedAt: -1}
 	if opts.Threads > 0 {
 		r.g.SetThreads(opts.Threads)
 	}
@@ -240,9 +243,10 @@ func (r *run) endEpoch() error {
 	return nil
 }
 
-// finish writes the final checkpoint and validation.
+// finish validates the final parameters (unless that just happened) and
+// writes the final checkpoint.
 func (r *run) finish() error {
-	if r.opts.ValidInterval > 0 && r.st.Update%r.opts.ValidInterval != 0 {
+	if r.validatedAt != r.st.Update {
 		if err := r.validate(); err != nil {
 			return err
 		}

@@ -32,6 +32,7 @@ func (r *run) validate() error {
 	if len(r.valid) == 0 {
 		return nil
 	}
+	r.validatedAt = r.st.Update
 	loss := ValidLoss(r.m, r.valid, r.opts.Threads)
 	r.res.LastValid = loss
 	extra := map[string]float64{}
