@@ -125,7 +125,7 @@ func lexicons() map[string]lexicon {
 		}
 		out[code] = lexicon{
 			nouns: words(nNouns, 2, 3), verbs: words(nVerbs, 2, 3), adjs: words(nAdjs, 2, 2), rels: words(nRels, 1, 1),
-			det:   [2]string{word(1, 1), word(1, 1)}, tense: [3]string{word(1, 1), word(1, 1), word(1, 1)},
+			det: [2]string{word(1, 1), word(1, 1)}, tense: [3]string{word(1, 1), word(1, 1), word(1, 1)},
 			neg: word(1, 1), plural: syll[code][r.IntN(len(syll[code]))],
 		}
 	}
