@@ -119,18 +119,9 @@ func (m *DLCL) Decode(g *engine.Graph, enc *EncoderOut, tgtIn []int32, t int, op
 	out := &DecoderOut{}
 	x = m.Dec.run(g, x, len(m.Transformer.Dec), func(i int, in *engine.Tensor) *engine.Tensor {
 		y, sp, cp := m.Transformer.Dec[i].Forward(g, in, enc.Memories[i], b, t, enc.S, enc.KeyPad)
-		if opt.States {
-			out.States = append(out.States, y)
-		}
-		if opt.Attention {
-			out.SelfAttention = append(out.SelfAttention, sp)
-			out.CrossAttn = append(out.CrossAttn, cp)
-		}
+		out.record(opt, y, sp, cp)
 		return y
 	})
-	if m.cfg.FinalNorm && m.cfg.DecoderNorm != NormPost {
-		x = m.DecLN.Apply(g, x)
-	}
-	out.Logits = g.Linear(x, m.Emb.Out, nil)
+	out.Logits = decoderTop(g, &m.cfg, m.DecLN, m.Emb, x)
 	return out
 }

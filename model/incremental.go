@@ -152,11 +152,8 @@ func (m *Transformer) Step(g *engine.Graph, state DecoderState, tokens []int32) 
 		})
 		x = layer.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return layer.FFN.Apply(g, h) })
 	}
-	if m.cfg.FinalNorm && m.cfg.DecoderNorm != NormPost {
-		x = m.DecLN.Apply(g, x)
-	}
 	st.len++
-	return g.Linear(x, m.Emb.Out, nil)
+	return decoderTop(g, &m.cfg, m.DecLN, m.Emb, x)
 }
 
 // index records step t's cache rows and builds the key indices of the

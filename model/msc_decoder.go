@@ -34,17 +34,8 @@ func (m *MSC) Decode(g *engine.Graph, enc *EncoderOut, tgtIn []int32, t int, opt
 	for i, l := range m.Dec {
 		var sp, cp *engine.Tensor
 		x, sp, cp = l.Forward(g, x, enc.Memories[i], m.contextFor(enc, i), b, t, enc.S, enc.KeyPad)
-		if opt.States {
-			out.States = append(out.States, x)
-		}
-		if opt.Attention {
-			out.SelfAttention = append(out.SelfAttention, sp)
-			out.CrossAttn = append(out.CrossAttn, cp)
-		}
+		out.record(opt, x, sp, cp)
 	}
-	if m.cfg.FinalNorm && m.cfg.DecoderNorm != NormPost {
-		x = m.DecLN.Apply(g, x)
-	}
-	out.Logits = g.Linear(x, m.Emb.Out, nil)
+	out.Logits = decoderTop(g, &m.cfg, m.DecLN, m.Emb, x)
 	return out
 }

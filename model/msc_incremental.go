@@ -93,11 +93,8 @@ func (m *MSC) Step(g *engine.Graph, state DecoderState, tokens []int32) *engine.
 		})
 		x = layer.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return layer.FFN.Apply(g, h) })
 	}
-	if m.cfg.FinalNorm && m.cfg.DecoderNorm != NormPost {
-		x = m.DecLN.Apply(g, x)
-	}
 	ts.len++
-	return g.Linear(x, m.Emb.Out, nil)
+	return decoderTop(g, &m.cfg, m.DecLN, m.Emb, x)
 }
 
 // indexContext builds the context keys of this step: the source positions
@@ -172,11 +169,8 @@ func (m *DLCL) Step(g *engine.Graph, state DecoderState, tokens []int32) *engine
 		})
 		return layer.FFNSub.Apply(g, y, func(h *engine.Tensor) *engine.Tensor { return layer.FFN.Apply(g, h) })
 	})
-	if m.cfg.FinalNorm && m.cfg.DecoderNorm != NormPost {
-		x = m.DecLN.Apply(g, x)
-	}
 	st.len++
-	return g.Linear(x, m.Emb.Out, nil)
+	return decoderTop(g, &m.cfg, m.DecLN, m.Emb, x)
 }
 
 var (

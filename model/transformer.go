@@ -217,6 +217,26 @@ func (m *Transformer) Encode(g *engine.Graph, src []int32, b, s int, opt Collect
 	return out
 }
 
+// decoderTop is the top of every architecture's decoder: the final norm of
+// a pre or swap-pre stack, then the output projection.
+func decoderTop(g *engine.Graph, cfg *Config, ln LayerNorm, emb Embeddings, x *engine.Tensor) *engine.Tensor {
+	if cfg.FinalNorm && cfg.DecoderNorm != NormPost {
+		x = ln.Apply(g, x)
+	}
+	return g.Linear(x, emb.Out, nil)
+}
+
+// record keeps one decoder layer's output and attention as opt asks.
+func (out *DecoderOut) record(opt Collect, x, selfP, crossP *engine.Tensor) {
+	if opt.States {
+		out.States = append(out.States, x)
+	}
+	if opt.Attention {
+		out.SelfAttention = append(out.SelfAttention, selfP)
+		out.CrossAttn = append(out.CrossAttn, crossP)
+	}
+}
+
 func collect(out *EncoderOut, x, p *engine.Tensor, opt Collect) {
 	if opt.States {
 		out.States = append(out.States, x)
@@ -254,17 +274,8 @@ func (m *Transformer) Decode(g *engine.Graph, enc *EncoderOut, tgtIn []int32, t 
 	for i, l := range m.Dec {
 		var sp, cp *engine.Tensor
 		x, sp, cp = l.Forward(g, x, enc.Memories[i], b, t, enc.S, enc.KeyPad)
-		if opt.States {
-			out.States = append(out.States, x)
-		}
-		if opt.Attention {
-			out.SelfAttention = append(out.SelfAttention, sp)
-			out.CrossAttn = append(out.CrossAttn, cp)
-		}
+		out.record(opt, x, sp, cp)
 	}
-	if m.cfg.FinalNorm && m.cfg.DecoderNorm != NormPost {
-		x = m.DecLN.Apply(g, x)
-	}
-	out.Logits = g.Linear(x, m.Emb.Out, nil)
+	out.Logits = decoderTop(g, &m.cfg, m.DecLN, m.Emb, x)
 	return out
 }
