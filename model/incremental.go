@@ -133,17 +133,7 @@ func (m *Transformer) Step(g *engine.Graph, state DecoderState, tokens []int32) 
 	d := m.cfg.DModel
 	x := m.embed(g, m.Emb.Tgt, tokens, 1, t)
 	for l, layer := range m.Dec {
-		cache := st.cache[l]
-		x = layer.SelfSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
-			qkv := layer.Self.QKV.Apply(g, h)
-			for i := 0; i < n; i++ {
-				row := (t*st.maxRows + i) * 2 * d
-				copy(cache[row:row+2*d], qkv.Data[i*3*d+d:(i+1)*3*d])
-			}
-			ctx, _ := g.StepAttention(engine.Cols{T: qkv}, n, t+1, layer.Self.Heads,
-				engine.KVRows{Data: cache, LD: 2 * d, VCol: d, Index: st.selfIdx})
-			return layer.Self.Out.Apply(g, ctx)
-		})
+		x = stepSelfAttention(g, layer, st, l, x)
 		x = layer.CrossSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
 			q := layer.Cross.Q.Apply(g, h)
 			ctx, _ := g.StepAttention(engine.Cols{T: q}, n, st.s, layer.Cross.Heads,

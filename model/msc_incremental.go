@@ -123,7 +123,7 @@ func checkStep(st *transformerState, tokens []int32) {
 
 // stepSelfAttention runs the masked self-attention sub-layer of decoder
 // layer l for one step, appending this step's keys and values to the cache
-// (as Transformer.Step does).
+// (Transformer.Step and the MSC steps share it).
 func stepSelfAttention(g *engine.Graph, layer DecoderLayer, st *transformerState, l int, x *engine.Tensor) *engine.Tensor {
 	n, t, d := st.rows, st.len, x.Cols()
 	cache := st.cache[l]
