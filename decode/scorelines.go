@@ -17,13 +17,7 @@ func (t *Translator) ScoreLines(srcs, refs []string, src, tgt string) ([]Scored,
 	if len(srcs) != len(refs) {
 		return nil, fmt.Errorf("%d source lines but %d references", len(srcs), len(refs))
 	}
-	if err := t.checkLang("source", src); err != nil {
-		return nil, err
-	}
-	if err := t.checkLang("target", tgt); err != nil {
-		return nil, err
-	}
-	prefix, err := t.B.Seq.DecoderPrefix(tgt)
+	prefix, err := t.directionPrefix(src, tgt)
 	if err != nil {
 		return nil, err
 	}

@@ -121,14 +121,20 @@ func (t *Translator) checkLang(role, lang string) error {
 	return nil
 }
 
-func (t *Translator) leg(lines []string, src, tgt, what string) ([]Result, error) {
+// directionPrefix checks a direction's languages and returns the decoder's
+// forced prefix for it.
+func (t *Translator) directionPrefix(src, tgt string) ([]int32, error) {
 	if err := t.checkLang("source", src); err != nil {
 		return nil, err
 	}
 	if err := t.checkLang("target", tgt); err != nil {
 		return nil, err
 	}
-	prefix, err := t.B.Seq.DecoderPrefix(tgt)
+	return t.B.Seq.DecoderPrefix(tgt)
+}
+
+func (t *Translator) leg(lines []string, src, tgt, what string) ([]Result, error) {
+	prefix, err := t.directionPrefix(src, tgt)
 	if err != nil {
 		return nil, fmt.Errorf("%s%w", what, err)
 	}
