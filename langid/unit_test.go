@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -59,30 +60,18 @@ func TestCharNgramsMatchNaive(t *testing.T) {
 			w := "<" + randWord(r) + ">"
 			got := d.charNgrams(nil, []byte(w))
 			want := naiveCharNgrams(d, w)
-			if !equalInts(got, want) {
+			if !slices.Equal(got, want) {
 				t.Fatalf("minn %d maxn %d word %q: got %v, want %v", mm[0], mm[1], w, got, want)
 			}
 		}
 	}
 }
 
-func equalInts(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func TestPushHashPruning(t *testing.T) {
 	d := &dictionary{nwords: 10, pruneSize: 2, prune: newPruneTable(2)}
 	d.prune.put(1, 0)
 	d.prune.put(3, 1)
-	if got := d.pushHash(d.pushHash(d.pushHash(nil, 1), 2), 3); !equalInts(got, []int32{10, 11}) {
+	if got := d.pushHash(d.pushHash(d.pushHash(nil, 1), 2), 3); !slices.Equal(got, []int32{10, 11}) {
 		t.Errorf("pruned pushHash = %v, want [10 11] (bucket 2 was pruned)", got)
 	}
 	d = &dictionary{nwords: 10, pruneSize: 0}
@@ -90,7 +79,7 @@ func TestPushHashPruning(t *testing.T) {
 		t.Errorf("fully pruned dictionary pushed %v", got)
 	}
 	d = &dictionary{nwords: 10, pruneSize: -1}
-	if got := d.pushHash(d.pushHash(nil, 5), -1); !equalInts(got, []int32{15}) {
+	if got := d.pushHash(d.pushHash(nil, 5), -1); !slices.Equal(got, []int32{15}) {
 		t.Errorf("unpruned pushHash = %v, want [15]", got)
 	}
 }

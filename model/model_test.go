@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/strata-nmt/strata/engine"
@@ -131,17 +132,8 @@ func TestParameterNamesAndSharing(t *testing.T) {
 	free := tinyConfig(NormPost)
 	free.NormParams = false
 	for _, n := range NewTransformer(free, 1).Params().Names() {
-		if len(n) > 0 && (contains(n, "layer_norm")) {
+		if strings.Contains(n, "layer_norm") {
 			t.Errorf("parameter-free LayerNorm registered %s", n)
 		}
 	}
-}
-
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,7 +56,7 @@ func TestTinyModelLearnsToCopy(t *testing.T) {
 	src, tgt := task.Pairs(20, 99)
 	wrong := 0
 	for i := range src {
-		if got := greedy(m, src[i], len(tgt[i])+5); !equal(got, tgt[i]) {
+		if got := greedy(m, src[i], len(tgt[i])+5); !slices.Equal(got, tgt[i]) {
 			wrong++
 			t.Logf("sentence %d: copied %v as %v", i, src[i], got)
 		}
@@ -164,18 +165,6 @@ func mean(xs []float64) float64 {
 		s += x
 	}
 	return s / float64(len(xs))
-}
-
-func equal(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // L2 on the encoder group must touch encoder weights only: not the decoder,
