@@ -91,20 +91,89 @@ func (g *Graph) StepAttention(q Cols, n, tk, heads int, kv KVRows) (ctx, probs *
 	return ctx, probs
 }
 
-// dot is a 4-way unrolled inner product (the compiler does not vectorise;
-// independent accumulators hide the add latency).
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+// KVBlocks is a memory of equal-length blocks of keys and values, one block
+// per source sentence (an encoder memory projected once per batch): block
+// b's keys are rows [b·TK, (b+1)·TK) of Data, key at column KCol and value
+// at column VCol, rows LD floats apart. Query row i attends to block
+// Block[i]; the beams of one sentence are consecutive rows reading the same
+// block.
+type KVBlocks struct {
+	Data       []float32
+	LD         int
+	KCol, VCol int
+	TK         int
+	Block      []int32
+	// Pad marks ignored keys (blocks×TK, true = ignore); nil means none.
+	Pad []bool
+}
+
+// BlockAttention is StepAttention for queries whose keys are a shared
+// block (encoder-decoder attention while decoding). Consecutive rows that
+// read the same block form one run, and each (run, head) is two small
+// matrix products through the BLAS backend, where StepAttention makes a
+// vector dot product per query and key: the five beams of a sentence share
+// one read of its keys. Results are n×D contexts and n×H×TK probabilities,
+// as StepAttention's.
+func (g *Graph) BlockAttention(q Cols, n, heads int, kv KVBlocks) (ctx, probs *Tensor) {
+	d, tk := q.T.Cols()-q.Col, kv.TK
+	if kd := kv.LD - kv.KCol; kd < d {
+		d = kd
 	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
+	if vd := kv.LD - kv.VCol; vd < d {
+		d = vd
 	}
-	return (s0 + s1) + (s2 + s3)
+	blocks := len(kv.Data) / max(kv.LD*tk, 1)
+	switch {
+	case heads <= 0 || d%heads != 0:
+		panic(fmt.Sprintf("engine.BlockAttention: width %d for %d heads", d, heads))
+	case q.T.Rows() != n || len(kv.Block) != n || tk <= 0:
+		panic(fmt.Sprintf("engine.BlockAttention: q %v and %d block indices for n=%d, %d keys per block", q.T.Shape(), len(kv.Block), n, tk))
+	case kv.Pad != nil && len(kv.Pad) < blocks*tk:
+		panic(fmt.Sprintf("engine.BlockAttention: key padding mask of %d for %d blocks of %d", len(kv.Pad), blocks, tk))
+	case g.record && q.T.needGrad:
+		panic("engine.BlockAttention: inference only, but the query needs a gradient")
+	}
+	for _, b := range kv.Block {
+		if b < 0 || int(b) >= blocks {
+			panic(fmt.Sprintf("engine.BlockAttention: block %d outside %d blocks", b, blocks))
+		}
+	}
+	runs := blockRuns(kv.Block)
+	dh := d / heads
+	scale := float32(1 / math.Sqrt(float64(dh)))
+	ldq, ldp := q.T.Cols(), heads*tk
+	ctx = g.newTensor(nil, n, d)
+	probs = g.newTensor(nil, n, heads, tk)
+	g.parallel(len(runs)*heads, 5*2*tk*dh, func(_, lo, hi int) {
+		for job := lo; job < hi; job++ {
+			r, h := runs[job/heads], job%heads
+			m, b := r.end-r.start, int(kv.Block[r.start])
+			p := probs.Data[r.start*ldp+h*tk:]
+			keys := kv.Data[b*tk*kv.LD+h*dh:]
+			gemm1(false, true, m, tk, dh, scale, q.T.Data[r.start*ldq+q.Col+h*dh:], ldq,
+				keys[kv.KCol:], kv.LD, 0, p, ldp)
+			for i := 0; i < m; i++ {
+				maskedSoftmax(p[i*ldp:i*ldp+tk], 1, tk, kv.Pad, b, false)
+			}
+			gemm1(false, false, m, dh, tk, 1, p, ldp, keys[kv.VCol:], kv.LD, 0, ctx.Data[r.start*d+h*dh:], d)
+		}
+	})
+	return ctx, probs
+}
+
+// rowRun is the rows [start, end) reading one block.
+type rowRun struct{ start, end int }
+
+// blockRuns splits rows into maximal runs of equal block index.
+func blockRuns(block []int32) []rowRun {
+	var runs []rowRun
+	for i := 0; i < len(block); {
+		j := i + 1
+		for j < len(block) && block[j] == block[i] {
+			j++
+		}
+		runs = append(runs, rowRun{i, j})
+		i = j
+	}
+	return runs
 }

@@ -75,3 +75,55 @@ func TestStepAttentionRejectsBadIndex(t *testing.T) {
 	q := NewTensor(1, 4)
 	g.StepAttention(Cols{q, 0}, 1, 1, 1, KVRows{Data: make([]float32, 8), LD: 8, VCol: 4, Index: []int32{1}})
 }
+
+// BlockAttention must equal StepAttention over the same keys found through
+// a per-key index, for runs of rows sharing a block, a block read by two
+// separate runs, a single-row run and padded keys.
+func TestBlockAttentionMatchesStepAttention(t *testing.T) {
+	r := NewRNG(9)
+	const blocks, tk, d, h = 3, 4, 8, 2
+	block := []int32{0, 0, 2, 2, 2, 1, 0}
+	n := len(block)
+	q := param(r, "q", n, 3*d) // read from a column view, as a fused projection
+	mem := param(r, "mem", blocks*tk, 2*d)
+	pad := make([]bool, blocks*tk)
+	pad[tk-1], pad[2*tk+1], pad[2*tk+2] = true, true, true
+	idx := make([]int32, n*tk)
+	rowPad := make([]bool, n*tk)
+	for i, b := range block {
+		for j := 0; j < tk; j++ {
+			idx[i*tk+j] = b*tk + int32(j)
+			rowPad[i*tk+j] = pad[int(b)*tk+j]
+		}
+	}
+	g := NewInference()
+	want, wantP := g.StepAttention(Cols{q, d}, n, tk, h, KVRows{Data: mem.Data, LD: 2 * d, VCol: d, Index: idx, Pad: rowPad})
+	got, gotP := g.BlockAttention(Cols{q, d}, n, h, KVBlocks{Data: mem.Data, LD: 2 * d, VCol: d, TK: tk, Block: block, Pad: pad})
+	if len(got.Data) != len(want.Data) || len(gotP.Data) != len(wantP.Data) {
+		t.Fatalf("shapes %v %v, want %v %v", got.Shape(), gotP.Shape(), want.Shape(), wantP.Shape())
+	}
+	for i := range want.Data {
+		if !near(float64(got.Data[i]), float64(want.Data[i]), 1e-6) {
+			t.Fatalf("ctx[%d] = %v, StepAttention gives %v", i, got.Data[i], want.Data[i])
+		}
+	}
+	for i := range wantP.Data {
+		if !near(float64(gotP.Data[i]), float64(wantP.Data[i]), 1e-6) {
+			t.Fatalf("probs[%d] = %v, StepAttention gives %v", i, gotP.Data[i], wantP.Data[i])
+		}
+	}
+	if p := gotP.Data[2*h*tk+1]; p != 0 { // row 2 reads block 2, key 1 padded
+		t.Fatalf("padded key got weight %v", p)
+	}
+}
+
+func TestBlockAttentionRejectsBadBlock(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a block outside the memory was accepted")
+		}
+	}()
+	q := NewTensor(1, 4)
+	g := NewInference()
+	g.BlockAttention(Cols{q, 0}, 1, 1, KVBlocks{Data: make([]float32, 8), LD: 8, VCol: 4, TK: 1, Block: []int32{1}})
+}

@@ -66,10 +66,3 @@ func (g *Graph) sumColumns(dst []float32, n, d int, rowFn func(row int, acc []fl
 	}
 }
 
-// axpy: dst += a·x.
-func axpy(dst, x []float32, a float32) {
-	x = x[:len(dst)]
-	for i := range dst {
-		dst[i] += a * x[i]
-	}
-}

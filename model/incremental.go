@@ -56,8 +56,7 @@ type transformerState struct {
 	memPad          []bool      // B×S
 	cache           [][]float32 // per layer: maxLen·maxRows × 2D
 	selfIdx         []int32
-	crossIdx        []int32
-	crossPad        []bool
+	block           []int32 // per row: its sentence, the block of keys it reads in mem
 }
 
 func (s *transformerState) Rows() int            { return s.rows }
@@ -135,10 +134,7 @@ func (m *Transformer) Step(g *engine.Graph, state DecoderState, tokens []int32) 
 	for l, layer := range m.Dec {
 		x = stepSelfAttention(g, layer, st, l, x)
 		x = layer.CrossSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
-			q := layer.Cross.Q.Apply(g, h)
-			ctx, _ := g.StepAttention(engine.Cols{T: q}, n, st.s, layer.Cross.Heads,
-				engine.KVRows{Data: st.mem[l], LD: 2 * d, VCol: d, Index: st.crossIdx, Pad: st.crossPad})
-			return layer.Cross.Out.Apply(g, ctx)
+			return stepAttend(g, layer.Cross, h, st.memory(l, d))
 		})
 		x = layer.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return layer.FFN.Apply(g, h) })
 	}
@@ -147,7 +143,7 @@ func (m *Transformer) Step(g *engine.Graph, state DecoderState, tokens []int32) 
 }
 
 // index records step t's cache rows and builds the key indices of the
-// self- and cross-attention of this step.
+// self-attention of this step and each row's encoder block.
 func (st *transformerState) index(n, t int) {
 	for i := 0; i < n; i++ {
 		st.hist[i*st.maxLen+t] = int32(t*st.maxRows + i)
@@ -156,14 +152,14 @@ func (st *transformerState) index(n, t int) {
 	for i := 0; i < n; i++ {
 		copy(st.selfIdx[i*(t+1):(i+1)*(t+1)], st.hist[i*st.maxLen:i*st.maxLen+t+1])
 	}
-	s := st.s
-	st.crossIdx = grow(st.crossIdx, n*s)
-	st.crossPad = grow(st.crossPad, n*s)
-	for i := 0; i < n; i++ {
-		b := st.sent[i]
-		copy(st.crossPad[i*s:(i+1)*s], st.memPad[b*s:(b+1)*s])
-		for j := 0; j < s; j++ {
-			st.crossIdx[i*s+j] = int32(b*s + j)
-		}
+	st.block = grow(st.block, n)
+	for i := range st.block {
+		st.block[i] = int32(st.sent[i])
 	}
+}
+
+// memory is decoder layer l's projected encoder memory as attention keys:
+// a block of S keys per sentence.
+func (st *transformerState) memory(l, d int) engine.KVBlocks {
+	return engine.KVBlocks{Data: st.mem[l], LD: 2 * d, VCol: d, TK: st.s, Block: st.block, Pad: st.memPad}
 }

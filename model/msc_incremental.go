@@ -18,8 +18,6 @@ type mscState struct {
 	*transformerState
 	ctx    [][]float32 // per layer: context K|V, (B·S or B) × 2D; nil entries without context
 	ctxLen int         // keys per sentence: S (position mode) or 1 (pooled)
-	ctxIdx []int32
-	ctxPad []bool
 }
 
 // newTransformerState initialises st (recycling its buffers) the way
@@ -78,17 +76,16 @@ func (m *MSC) Step(g *engine.Graph, state DecoderState, tokens []int32) *engine.
 	n, t := ts.rows, ts.len
 	checkStep(ts, tokens)
 	ts.index(n, t)
-	st.indexContext(m.cfg.Deep.ContextMode == ContextPooled)
 	d := m.cfg.DModel
 	x := embedTokens(g, &m.cfg, m.Emb, m.Emb.Tgt, tokens, 1, t)
 	for l, layer := range m.Dec {
 		x = stepSelfAttention(g, layer.DecoderLayer, ts, l, x)
 		x = layer.CrossSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
-			ah := stepAttend(g, layer.Cross, h, ts.mem[l], ts.s, d, ts.crossIdx, ts.crossPad)
+			ah := stepAttend(g, layer.Cross, h, ts.memory(l, d))
 			if layer.Ctx == nil {
 				return ah
 			}
-			ac := stepAttend(g, layer.Ctx.Attn, h, st.ctx[l], st.ctxLen, d, st.ctxIdx, st.ctxPad)
+			ac := stepAttend(g, layer.Ctx.Attn, h, st.context(l, d))
 			return layer.Ctx.fuse(g, ah, ac)
 		})
 		x = layer.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return layer.FFN.Apply(g, h) })
@@ -97,19 +94,14 @@ func (m *MSC) Step(g *engine.Graph, state DecoderState, tokens []int32) *engine.
 	return decoderTop(g, &m.cfg, m.DecLN, m.Emb, x)
 }
 
-// indexContext builds the context keys of this step: the source positions
-// of each row's sentence (the cross-attention's index), or its one pooled
-// row.
-func (st *mscState) indexContext(pooled bool) {
-	if !pooled {
-		st.ctxIdx, st.ctxPad = st.crossIdx, st.crossPad
-		return
+// context is decoder layer l's projected context memory as attention
+// keys: the source positions of each row's sentence, or its one pooled row.
+func (st *mscState) context(l, d int) engine.KVBlocks {
+	kv := engine.KVBlocks{Data: st.ctx[l], LD: 2 * d, VCol: d, TK: st.ctxLen, Block: st.block}
+	if st.ctxLen == st.s {
+		kv.Pad = st.memPad
 	}
-	st.ctxIdx = grow(st.ctxIdx, st.rows)
-	for i := range st.ctxIdx {
-		st.ctxIdx[i] = int32(st.sent[i])
-	}
-	st.ctxPad = nil
+	return kv
 }
 
 func checkStep(st *transformerState, tokens []int32) {
@@ -139,11 +131,10 @@ func stepSelfAttention(g *engine.Graph, layer DecoderLayer, st *transformerState
 	})
 }
 
-// stepAttend is one step of attention a from queries h over projected
-// memory kv (rows × 2D), tk keys per row found through idx.
-func stepAttend(g *engine.Graph, a CrossAttention, h *engine.Tensor, kv []float32, tk, d int, idx []int32, pad []bool) *engine.Tensor {
-	ctx, _ := g.StepAttention(engine.Cols{T: a.Q.Apply(g, h)}, h.Rows(), tk, a.Heads,
-		engine.KVRows{Data: kv, LD: 2 * d, VCol: d, Index: idx, Pad: pad})
+// stepAttend is one step of attention a from queries h over a projected
+// memory of one block of keys per sentence.
+func stepAttend(g *engine.Graph, a CrossAttention, h *engine.Tensor, kv engine.KVBlocks) *engine.Tensor {
+	ctx, _ := g.BlockAttention(engine.Cols{T: a.Q.Apply(g, h)}, h.Rows(), a.Heads, kv)
 	return a.Out.Apply(g, ctx)
 }
 
@@ -165,7 +156,7 @@ func (m *DLCL) Step(g *engine.Graph, state DecoderState, tokens []int32) *engine
 		layer := m.Transformer.Dec[l]
 		y := stepSelfAttention(g, layer, st, l, in)
 		y = layer.CrossSub.Apply(g, y, func(h *engine.Tensor) *engine.Tensor {
-			return stepAttend(g, layer.Cross, h, st.mem[l], st.s, d, st.crossIdx, st.crossPad)
+			return stepAttend(g, layer.Cross, h, st.memory(l, d))
 		})
 		return layer.FFNSub.Apply(g, y, func(h *engine.Tensor) *engine.Tensor { return layer.FFN.Apply(g, h) })
 	})
