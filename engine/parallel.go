@@ -65,4 +65,3 @@ func (g *Graph) sumColumns(dst []float32, n, d int, rowFn func(row int, acc []fl
 		axpy(dst, partial[ch*d:(ch+1)*d], 1)
 	}
 }
-

@@ -9,7 +9,7 @@ import (
 // unrolling widths and on sub-slices that are not 16-byte aligned.
 func TestVecKernels(t *testing.T) {
 	for _, n := range []int{0, 1, 3, 4, 7, 8, 15, 16, 17, 31, 64, 65, 257} {
-		x, y := benchData(n+1)[1:], benchData(n+3)[3:]
+		x, y := benchData(n + 1)[1:], benchData(n + 3)[3:]
 		var want float64
 		for i := range x {
 			want += float64(x[i]) * float64(y[i])
