@@ -36,6 +36,7 @@ func initBLAS() {
 func (g *Graph) gemm(ta, tb bool, m, n, k int, alpha float32, a []float32, lda int,
 	b []float32, ldb int, beta float32, c []float32, ldc int) {
 	initBLAS()
+	traceGemm(GemmCall{ta, tb, m, n, k, lda, ldb, ldc, true})
 	if !splitRows || g.threads == 1 || m*n*k < minSplitWork || m < 2*g.threads {
 		blas.Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
@@ -54,5 +55,6 @@ func (g *Graph) gemm(ta, tb bool, m, n, k int, alpha float32, a []float32, lda i
 func gemm1(ta, tb bool, m, n, k int, alpha float32, a []float32, lda int,
 	b []float32, ldb int, beta float32, c []float32, ldc int) {
 	initBLAS()
+	traceGemm(GemmCall{ta, tb, m, n, k, lda, ldb, ldc, false})
 	blas.Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/decode"
+	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/engine/blas"
 	"github.com/strata-nmt/strata/model"
 )
@@ -48,6 +49,7 @@ func main() {
 	recompute := flag.Bool("recompute", false, "re-run the decoder over whole prefixes (no incremental state)")
 	seed := flag.Uint64("seed", 1, "seed of weights and sources")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile here")
+	floor := flag.Bool("gemm-floor", false, "also replay the run's matrix products alone (its floor on this BLAS)")
 	flag.Parse()
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -101,8 +103,39 @@ func main() {
 		"tokens_per_s": round(float64(generated)/el, 1), "sentences_per_s": round(float64(len(srcs))/el, 2),
 		"heap_sys_mb": round(float64(ms.HeapSys)/(1<<20), 1),
 	}
+	if *floor {
+		gemmFloor(out, *threads, generated, func() {
+			for _, bt := range batches {
+				s.Search(pick(srcs, bt), []int32{data.DecoderStart})
+			}
+		})
+	}
 	js, _ := json.Marshal(out)
 	fmt.Println(string(js))
+}
+
+// gemmFloor traces the matrix products of decode (the same run again,
+// untimed) and times them replayed alone: no implementation making the
+// same products on this BLAS decodes faster. It adds the floor's seconds
+// and tokens/s to out.
+func gemmFloor(out map[string]any, threads, generated int, decode func()) {
+	stop := engine.TraceGemms()
+	decode()
+	calls := stop()
+	var flops float64
+	for _, c := range calls {
+		flops += c.Flops()
+	}
+	g := engine.NewInference()
+	g.SetThreads(threads)
+	start := time.Now()
+	g.ReplayGemms(calls)
+	el := time.Since(start).Seconds()
+	out["gemm_calls"] = len(calls)
+	out["gemm_gflop"] = round(flops/1e9, 2)
+	out["gemm_floor_seconds"] = round(el, 3)
+	out["gemm_floor_tokens_per_s"] = round(float64(generated)/el, 1)
+	fmt.Fprintf(os.Stderr, "matrix products alone: %d, %.1f GFLOP, %.2f s (%.0f GFLOP/s)\n", len(calls), flops/1e9, el, flops/1e9/el)
 }
 
 func round(x float64, d int) float64 {

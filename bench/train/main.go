@@ -34,6 +34,7 @@ type options struct {
 	lrWarmup                                  int
 	seed                                      uint64
 	cpuProfile                                string
+	gemmFloor                                 bool
 }
 
 func parseFlags() options {
@@ -56,6 +57,7 @@ func parseFlags() options {
 	flag.IntVar(&o.threads, "threads", 2, "threads (GOMAXPROCS and kernel goroutines)")
 	flag.Uint64Var(&o.seed, "seed", 1, "seed for parameters, data and dropout")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the timed steps here")
+	flag.BoolVar(&o.gemmFloor, "gemm-floor", false, "also replay one step's matrix products alone, -steps times (the step's floor on this BLAS)")
 	flag.Parse()
 	return o
 }
@@ -86,6 +88,9 @@ func main() {
 	g.SetThreads(o.threads)
 	batches := randomBatches(o)
 	res := run(o, m, g, adam, sched, batches)
+	if o.gemmFloor {
+		gemmFloor(o, m, g, batches[0], res)
+	}
 	res["params"] = m.Params().Count()
 	res["blas"] = blas.Default().Name()
 	if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
@@ -201,4 +206,33 @@ func round(x float64, digits int) float64 {
 		p *= 10
 	}
 	return float64(int64(x*p+0.5)) / p
+}
+
+// gemmFloor traces the matrix products of one more update and replays them
+// alone -steps times: no implementation using this BLAS, with the same
+// products, trains faster than that. It adds the floor's step time,
+// tokens/s and GFLOP per step to res.
+func gemmFloor(o options, m *model.Transformer, g *engine.Graph, bt model.Batch, res map[string]any) {
+	m.Params().ZeroGrad()
+	g.Reset()
+	stop := engine.TraceGemms()
+	loss := model.Loss(g, m, bt, float32(o.smoothing))
+	g.BackwardScaled(loss.Loss, 1/float32(loss.Tokens))
+	calls := stop()
+	var flops float64
+	for _, c := range calls {
+		flops += c.Flops()
+	}
+	g.ReplayGemms(calls) // untimed: first touch of the scratch operands
+	start := time.Now()
+	for i := 0; i < o.steps; i++ {
+		g.ReplayGemms(calls)
+	}
+	step := time.Since(start).Seconds() / float64(max(o.steps, 1))
+	res["gemm_calls_per_step"] = len(calls)
+	res["gemm_gflop_per_step"] = round(flops/1e9, 2)
+	res["gemm_floor_step_ms"] = round(1000*step, 1)
+	res["gemm_floor_tokens_per_s"] = round(float64(o.batch*o.tgtLen)/step, 1)
+	fmt.Fprintf(os.Stderr, "matrix products alone: %d per step, %.1f GFLOP, %.0f ms (%.0f GFLOP/s)\n",
+		len(calls), flops/1e9, 1000*step, flops/1e9/step)
 }

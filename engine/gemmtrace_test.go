@@ -1,0 +1,34 @@
+package engine
+
+import "testing"
+
+// A traced Linear forward and backward records its three products (y = x·Wᵀ,
+// dx = dy·W, dW = dyᵀ·x) with their shapes, nothing after the trace stops,
+// and the replay runs them.
+func TestTraceGemms(t *testing.T) {
+	r := NewRNG(1)
+	x, w := param(r, "x", 6, 4), param(r, "w", 5, 4)
+	g := NewGraph(1)
+	stop := TraceGemms()
+	y := g.Linear(x, w, nil)
+	g.Backward(g.Sum(y))
+	calls := stop()
+	g.Linear(x, w, nil) // not traced
+	if len(calls) != 3 {
+		t.Fatalf("%d calls traced, want 3: %+v", len(calls), calls)
+	}
+	var flops float64
+	for _, c := range calls {
+		flops += c.Flops()
+		if !c.Split {
+			t.Errorf("Linear's product %+v recorded as a small in-job product", c)
+		}
+	}
+	if want := 3 * 2.0 * 6 * 5 * 4; flops != want {
+		t.Fatalf("traced %v flops, want %v", flops, want)
+	}
+	if f := calls[0]; f.M != 6 || f.N != 5 || f.K != 4 {
+		t.Fatalf("forward product %+v, want 6×5 over 4", f)
+	}
+	g.ReplayGemms(append(calls, GemmCall{M: 2, N: 3, K: 4, LDA: 4, LDB: 3, LDC: 3}))
+}
