@@ -8,7 +8,10 @@
 #
 # Prints each run's JSON line, then per round and overall (median) target
 # tokens/s, peak RSS (max resident set from /usr/bin/time when present, else
-# the program's own getrusage figure) and the strata/PyTorch ratios.
+# the program's own getrusage figure) and the strata/PyTorch ratios, and
+# the floor: the tokens/s of one step's matrix products replayed alone
+# (bench/train --gemm-floor), the ceiling of any implementation on this
+# BLAS, as a ratio to PyTorch.
 set -eu
 cd "$(dirname "$0")/../.."
 rounds=3 steps=10 warmup=2 threads=2
@@ -57,7 +60,7 @@ while [ "$i" -le "$rounds" ]; do
 	# shellcheck disable=SC2086
 	measure "torch$i" $python bench/reference/train_transformer.py $common
 	# shellcheck disable=SC2086
-	GOMAXPROCS=$threads measure "strata$i" "$tmp/train-bench" $common
+	GOMAXPROCS=$threads measure "strata$i" "$tmp/train-bench" $common --gemm-floor
 	i=$((i + 1))
 done
 
@@ -65,13 +68,18 @@ $python - "$tmp" "$rounds" <<'PY'
 import json, statistics, sys
 tmp, rounds = sys.argv[1], int(sys.argv[2])
 load = lambda n: json.loads(open(f"{tmp}/{n}.json").read())
-ratios, mems = [], []
-print(f"{'round':>5} {'strata tok/s':>13} {'torch tok/s':>12} {'ratio':>6} {'strata MB':>10} {'torch MB':>9} {'ratio':>6}")
+ratios, mems, ceils = [], [], []
+print(f"{'round':>5} {'strata tok/s':>13} {'torch tok/s':>12} {'ratio':>6} {'strata MB':>10} {'torch MB':>9} {'ratio':>6}"
+      f" {'floor tok/s':>12} {'floor/torch':>12}")
 for i in range(1, rounds + 1):
     s, t = load(f"strata{i}"), load(f"torch{i}")
     r, m = s["tokens_per_s"] / t["tokens_per_s"], s["peak_rss_mb"] / t["peak_rss_mb"]
-    ratios.append(r); mems.append(m)
-    print(f"{i:>5} {s['tokens_per_s']:>13.1f} {t['tokens_per_s']:>12.1f} {r:>6.2f} {s['peak_rss_mb']:>10.1f} {t['peak_rss_mb']:>9.1f} {m:>6.2f}")
+    c = s["gemm_floor_tokens_per_s"] / t["tokens_per_s"]
+    ratios.append(r); mems.append(m); ceils.append(c)
+    print(f"{i:>5} {s['tokens_per_s']:>13.1f} {t['tokens_per_s']:>12.1f} {r:>6.2f} {s['peak_rss_mb']:>10.1f} {t['peak_rss_mb']:>9.1f} {m:>6.2f}"
+          f" {s['gemm_floor_tokens_per_s']:>12.1f} {c:>12.2f}")
 print(f"median throughput ratio strata/pytorch {statistics.median(ratios):.2f}x "
       f"(goal >= 2), peak RSS ratio {statistics.median(mems):.2f} (goal <= 1)")
+print(f"median ceiling: the step's matrix products alone (same BLAS) run at {statistics.median(ceils):.2f}x "
+      f"PyTorch's throughput; no implementation making those products can exceed it")
 PY
