@@ -177,3 +177,17 @@ func blockRuns(block []int32) []rowRun {
 	}
 	return runs
 }
+
+// StoreRows copies the columns [src.Col, src.Col+width) of every row of
+// src into consecutive rows of dst starting at row first (rows ld floats
+// apart): how a decoding step appends its keys and values to a cache that
+// lives outside the graph. Inference only, like StepAttention.
+func (g *Graph) StoreRows(dst []float32, ld, first int, src Cols, width int) {
+	n, c := src.T.Rows(), src.T.Cols()
+	if src.Col+width > c || width > ld || (first+n)*ld > len(dst)+ld-width {
+		panic(fmt.Sprintf("engine.StoreRows: %d columns from %d of %v into rows %d.. of %d×%d", width, src.Col, src.T.Shape(), first, len(dst)/ld, ld))
+	}
+	for i := 0; i < n; i++ {
+		copy(dst[(first+i)*ld:(first+i)*ld+width], src.T.Data[i*c+src.Col:i*c+src.Col+width])
+	}
+}

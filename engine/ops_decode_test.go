@@ -127,3 +127,22 @@ func TestBlockAttentionRejectsBadBlock(t *testing.T) {
 	g := NewInference()
 	g.BlockAttention(Cols{q, 0}, 1, 1, KVBlocks{Data: make([]float32, 8), LD: 8, VCol: 4, TK: 1, Block: []int32{1}})
 }
+
+func TestStoreRows(t *testing.T) {
+	src := FromData([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	dst := make([]float32, 4*2)
+	g := NewInference()
+	g.StoreRows(dst, 2, 1, Cols{T: src, Col: 1}, 2)
+	want := []float32{0, 0, 2, 3, 5, 6, 0, 0}
+	for i := range want {
+		if dst[i] != want[i] {
+			t.Fatalf("dst = %v, want %v", dst, want)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("rows past the end of dst were accepted")
+		}
+	}()
+	g.StoreRows(dst, 2, 3, Cols{T: src, Col: 1}, 2)
+}

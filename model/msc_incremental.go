@@ -121,10 +121,7 @@ func stepSelfAttention(g *engine.Graph, layer DecoderLayer, st *transformerState
 	cache := st.cache[l]
 	return layer.SelfSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
 		qkv := layer.Self.QKV.Apply(g, h)
-		for i := 0; i < n; i++ {
-			row := (t*st.maxRows + i) * 2 * d
-			copy(cache[row:row+2*d], qkv.Data[i*3*d+d:(i+1)*3*d])
-		}
+		g.StoreRows(cache, 2*d, t*st.maxRows, engine.Cols{T: qkv, Col: d}, 2*d)
 		ctx, _ := g.StepAttention(engine.Cols{T: qkv}, n, t+1, layer.Self.Heads,
 			engine.KVRows{Data: cache, LD: 2 * d, VCol: d, Index: st.selfIdx})
 		return layer.Self.Out.Apply(g, ctx)
