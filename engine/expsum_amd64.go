@@ -2,10 +2,19 @@ package engine
 
 import "golang.org/x/sys/cpu"
 
-// haveExpSumsAsm: the vectorised exponential sums need AVX2 and FMA.
-var haveExpSumsAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+// haveAVX2FMA: the assembly kernels (expSums, gathered rows) need AVX2
+// and FMA.
+var haveAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // expSumsAVX2 is in expsum_amd64.s.
 //
 //go:noescape
 func expSumsAVX2(dst, x *float32, n int, shift float32, acc *[16]float64)
+
+// dotRowsAVX2 and axpyRowsAVX2 are in rows_amd64.s.
+//
+//go:noescape
+func dotRowsAVX2(q *float32, dh int, base *float32, idx *int32, n int, stride int, out *float32, scale float32)
+
+//go:noescape
+func axpyRowsAVX2(out *float32, dh int, base *float32, idx *int32, p *float32, n int, stride int)

@@ -9,7 +9,7 @@ import (
 // range, its edges (0, below 2^-126, -Inf, NaN), every tail length, and
 // sums that match float64 arithmetic.
 func TestExpSums(t *testing.T) {
-	if !haveExpSumsAsm {
+	if !haveAVX2FMA {
 		t.Log("no AVX2+FMA here: checking the scalar path only")
 	}
 	var z []float32

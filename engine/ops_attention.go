@@ -109,40 +109,42 @@ func (g *Graph) attnWidth(q, k, v Cols, b, tq, tk int, o AttnOptions) int {
 
 // maskedSoftmax turns the tq×tk scores of batch element bi into
 // probabilities, giving masked keys exactly zero weight. A row with every key
-// masked becomes all zeros rather than NaN.
+// masked becomes all zeros rather than NaN. Masked scores are set to -Inf,
+// whose exponential expSums makes exactly 0, so each row is one vectorised
+// pass.
 func maskedSoftmax(p []float32, tq, tk int, keyPad []bool, bi int, causal bool) {
 	var pad []bool
 	if keyPad != nil {
 		pad = keyPad[bi*tk : (bi+1)*tk]
 	}
+	inf := float32(math.Inf(-1))
 	for i := 0; i < tq; i++ {
 		row := p[i*tk : (i+1)*tk]
-		limit := tk
 		if causal {
-			limit = i + tk - tq + 1
-		}
-		mx := float32(math.Inf(-1))
-		for j := 0; j < limit; j++ {
-			if (pad == nil || !pad[j]) && row[j] > mx {
-				mx = row[j]
+			for j := i + tk - tq + 1; j < tk; j++ {
+				row[j] = inf
 			}
 		}
-		if math.IsInf(float64(mx), -1) {
+		if pad != nil {
+			for j, m := range pad {
+				if m {
+					row[j] = inf
+				}
+			}
+		}
+		mx := inf
+		for _, x := range row {
+			if x > mx {
+				mx = x
+			}
+		}
+		if mx == inf {
 			clear(row)
 			continue
 		}
-		var sum float64
-		for j := range row {
-			if j >= limit || (pad != nil && pad[j]) {
-				row[j] = 0
-				continue
-			}
-			e := expNeg(row[j] - mx)
-			row[j] = e
-			sum += float64(e)
-		}
+		sum, _ := expSums(row, mx, row)
 		inv := float32(1 / sum)
-		for j := 0; j < limit; j++ {
+		for j := range row {
 			row[j] *= inv
 		}
 	}

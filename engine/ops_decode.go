@@ -69,26 +69,44 @@ func (g *Graph) StepAttention(q Cols, n, tk, heads int, kv KVRows) (ctx, probs *
 			qi := q.T.Data[i*ldq+q.Col+h*dh : i*ldq+q.Col+(h+1)*dh]
 			idx := kv.Index[i*tk : (i+1)*tk]
 			p := probs.Data[job*tk : (job+1)*tk]
-			for j, r := range idx {
-				off := int(r)*kv.LD + kv.KCol + h*dh
-				p[j] = scale * dot(qi, kv.Data[off:off+dh])
-			}
+			out := ctx.Data[i*d+h*dh : i*d+(h+1)*dh]
+			gatherScores(p, qi, kv.Data, kv.KCol+h*dh, kv.LD, idx, scale)
 			var pad []bool
 			if kv.Pad != nil {
 				pad = kv.Pad[i*tk : (i+1)*tk]
 			}
 			maskedSoftmax(p, 1, tk, pad, 0, false)
-			out := ctx.Data[i*d+h*dh : i*d+(h+1)*dh]
 			clear(out)
-			for j, r := range idx {
-				if p[j] != 0 {
-					off := int(r)*kv.LD + kv.VCol + h*dh
-					axpy(out, kv.Data[off:off+dh], p[j])
-				}
-			}
+			gatherSum(out, p, kv.Data, kv.VCol+h*dh, kv.LD, idx)
 		}
 	})
 	return ctx, probs
+}
+
+// gatherScores sets p[j] = scale·(q · data[idx[j]·ld+col :][:len(q)]).
+func gatherScores(p, q, data []float32, col, ld int, idx []int32, scale float32) {
+	if haveAVX2FMA && len(q)%8 == 0 && len(idx) > 0 {
+		dotRowsAVX2(&q[0], len(q), &data[col], &idx[0], len(idx), ld, &p[0], scale)
+		return
+	}
+	for j, r := range idx {
+		off := int(r)*ld + col
+		p[j] = scale * dot(q, data[off:off+len(q)])
+	}
+}
+
+// gatherSum adds Σ_j p[j]·data[idx[j]·ld+col :][:len(out)] to out.
+func gatherSum(out, p, data []float32, col, ld int, idx []int32) {
+	if haveAVX2FMA && len(out)%8 == 0 && len(idx) > 0 {
+		axpyRowsAVX2(&out[0], len(out), &data[col], &idx[0], &p[0], len(idx), ld)
+		return
+	}
+	for j, r := range idx {
+		if p[j] != 0 {
+			off := int(r)*ld + col
+			axpy(out, data[off:off+len(out)], p[j])
+		}
+	}
 }
 
 // KVBlocks is a memory of equal-length blocks of keys and values, one block

@@ -118,7 +118,7 @@ func expSums(z []float32, mx float32, dr []float32) (sum, sumZ float64) {
 		dr = dr[:len(z)]
 	}
 	n := 0
-	if haveExpSumsAsm && len(z) >= 8 {
+	if haveAVX2FMA && len(z) >= 8 {
 		n = len(z) &^ 7
 		var dp *float32
 		if dr != nil {
