@@ -97,7 +97,7 @@ func gatherScores(p, q, data []float32, col, ld int, idx []int32, scale float32)
 
 // gatherSum adds Σ_j p[j]·data[idx[j]·ld+col :][:len(out)] to out.
 func gatherSum(out, p, data []float32, col, ld int, idx []int32) {
-	if haveAVX2FMA && len(out)%8 == 0 && len(idx) > 0 {
+	if haveAVX2FMA && len(out)%32 == 0 && len(idx) > 0 {
 		axpyRowsAVX2(&out[0], len(out), &data[col], &idx[0], &p[0], len(idx), ld)
 		return
 	}

@@ -67,8 +67,10 @@ dotdone:
 // func axpyRowsAVX2(out *float32, dh int, base *float32, idx *int32, p *float32, n int, stride int)
 //
 // out[k] += Σ_{j<n} p[j]·base[idx[j]·stride + k] for k < dh (a positive
-// multiple of 8), in order of j. Rows with p[j] == 0 are skipped (padded
-// keys), as the scalar loop does; a NaN p[j] is not.
+// multiple of 32), in order of j. Rows with p[j] == 0 are skipped (padded
+// keys), as the scalar loop does; a NaN p[j] is not. The outer loop runs
+// over 32-float column chunks held in four registers, the inner loop over
+// keys, so out is loaded and stored once per chunk.
 TEXT ·axpyRowsAVX2(SB), NOSPLIT, $0-56
 	MOVQ out+0(FP), DI
 	MOVQ dh+8(FP), CX
@@ -82,34 +84,44 @@ TEXT ·axpyRowsAVX2(SB), NOSPLIT, $0-56
 	JZ axpydone
 	VXORPS X13, X13, X13
 
+axpychunk:
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	MOVQ R8, R12
+	MOVQ SI, R13
+	MOVQ R9, R11
+
 axpykey:
-	MOVSS (SI), X14
-	UCOMISS X13, X14
-	JPS axpyrow
+	VMOVSS (R13), X14
+	VUCOMISS X13, X14
+	JPS axpyuse
 	JEQ axpynext
 
-axpyrow:
-	VBROADCASTSS (SI), Y15
-	MOVLQSX (R8), AX
+axpyuse:
+	VBROADCASTSS (R13), Y15
+	MOVLQSX (R12), AX
 	IMULQ R10, AX
 	ADDQ DX, AX
-	MOVQ DI, BX
-	MOVQ CX, R11
-
-axpy8:
-	VMOVUPS (BX), Y0
 	VFMADD231PS (AX), Y15, Y0
-	VMOVUPS Y0, (BX)
-	ADDQ $32, AX
-	ADDQ $32, BX
-	SUBQ $8, R11
-	JNZ axpy8
+	VFMADD231PS 32(AX), Y15, Y1
+	VFMADD231PS 64(AX), Y15, Y2
+	VFMADD231PS 96(AX), Y15, Y3
 
 axpynext:
-	ADDQ $4, SI
-	ADDQ $4, R8
-	DECQ R9
+	ADDQ $4, R12
+	ADDQ $4, R13
+	DECQ R11
 	JNZ axpykey
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, DI
+	ADDQ $128, DX
+	SUBQ $32, CX
+	JNZ axpychunk
 
 axpydone:
 	VZEROUPPER

@@ -67,8 +67,8 @@ func BenchmarkVec(b *testing.B) {
 // their definitions, skip zero weights even over non-finite rows, and
 // keep a NaN weight visible.
 func TestGatherKernels(t *testing.T) {
-	const ld, col = 80, 5
-	for _, dh := range []int{8, 16, 24, 64, 12} {
+	const ld, col = 120, 5
+	for _, dh := range []int{8, 16, 24, 32, 64, 96, 12} {
 		data := benchData(ld * 7)
 		idx := []int32{3, 0, 6, 3, 1}
 		q, p := benchData(dh), benchData(len(idx))
