@@ -6,6 +6,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -22,6 +23,22 @@ var rootCmd = &cobra.Command{
 func main() {
 	if err := rootCmd.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "strata:", err)
-		os.Exit(1)
+		code := 1
+		var ec exitCoder
+		if errors.As(err, &ec) {
+			code = ec.ExitCode()
+		}
+		os.Exit(code)
 	}
 }
+
+// exitCoder is an error that asks for a particular exit status.
+type exitCoder interface{ ExitCode() int }
+
+// interruptedError reports work stopped by a signal after saving what it
+// had: the status is 130, as a shell reports a process ended by SIGINT, so
+// that scripts do not take an interrupted run for a finished one.
+type interruptedError struct{ what string }
+
+func (e interruptedError) Error() string { return e.what }
+func (e interruptedError) ExitCode() int { return 130 }

@@ -134,6 +134,9 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) error {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "%s after %d updates (%d epochs); best valid nll %.3f bits; %.0f target tokens/s; run in %s\n",
 		res.Stopped, res.Updates, res.Epochs, res.BestValid, res.TokensPerS, o.SaveDir)
+	if ctx.Err() != nil {
+		return interruptedError{fmt.Sprintf("training interrupted at update %d (checkpoint saved): rerun with --resume to continue", res.Updates)}
+	}
 	return nil
 }
 
