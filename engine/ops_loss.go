@@ -110,7 +110,7 @@ func smoothedRow(z []float32, t int, eps, epsI float64, dr []float32) (loss, nll
 // expSums returns Σ_j e^(z_j - mx) and Σ_j z_j, storing the exponentials
 // in dr when it is non-nil. Eight float64 partial sums per quantity (lane
 // j mod 8) are added in a fixed order; on amd64 with AVX2 and FMA the
-// lanes are computed 8 at a time (expsum_amd64.s), a seventh of the time
+// lanes are computed 8 at a time (expsum_amd64.s), an eighth of the time
 // of the scalar loop (BenchmarkExpSums).
 func expSums(z []float32, mx float32, dr []float32) (sum, sumZ float64) {
 	var acc [16]float64
