@@ -1,5 +1,8 @@
 package engine
 
+// Declarations of the assembly kernels (expsum_amd64.s, rows_amd64.s)
+// and the CPU check that guards them; asm_other.go stubs them elsewhere.
+
 import "golang.org/x/sys/cpu"
 
 // haveAVX2FMA: the assembly kernels (expSums, gathered rows) need AVX2
