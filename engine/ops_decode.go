@@ -35,22 +35,12 @@ type KVRows struct {
 // the cache rows copied every step (fairseq's index_select over the whole
 // cache); an index per key costs a few ints per step instead.
 func (g *Graph) StepAttention(q Cols, n, tk, heads int, kv KVRows) (ctx, probs *Tensor) {
-	d := q.T.Cols() - q.Col
-	if kd := kv.LD - kv.KCol; kd < d {
-		d = kd
-	}
-	if vd := kv.LD - kv.VCol; vd < d {
-		d = vd
-	}
+	d := g.stepWidth("StepAttention", q, kv.LD, kv.KCol, kv.VCol, heads)
 	switch {
-	case heads <= 0 || d%heads != 0:
-		panic(fmt.Sprintf("engine.StepAttention: width %d for %d heads", d, heads))
 	case q.T.Rows() != n || len(kv.Index) != n*tk:
 		panic(fmt.Sprintf("engine.StepAttention: q %v and %d key indices for n=%d tk=%d", q.T.Shape(), len(kv.Index), n, tk))
 	case kv.Pad != nil && len(kv.Pad) != n*tk:
 		panic(fmt.Sprintf("engine.StepAttention: key padding mask of %d for n=%d tk=%d", len(kv.Pad), n, tk))
-	case g.record && q.T.needGrad:
-		panic("engine.StepAttention: inference only, but the query needs a gradient")
 	}
 	rows := len(kv.Data) / kv.LD
 	for _, r := range kv.Index {
@@ -81,6 +71,22 @@ func (g *Graph) StepAttention(q Cols, n, tk, heads int, kv KVRows) (ctx, probs *
 		}
 	})
 	return ctx, probs
+}
+
+// stepWidth is the width D of a decoding attention: the narrowest of the
+// query view and the key and value views into rows ld floats wide (views
+// into a fused projection run into their neighbours). It panics, naming op,
+// unless D splits into heads, or when the query of a recording graph needs
+// a gradient (the decoding attentions record no backward pass).
+func (g *Graph) stepWidth(op string, q Cols, ld, kcol, vcol, heads int) int {
+	d := min(q.T.Cols()-q.Col, ld-kcol, ld-vcol)
+	if heads <= 0 || d%heads != 0 {
+		panic(fmt.Sprintf("engine.%s: width %d for %d heads", op, d, heads))
+	}
+	if g.record && q.T.needGrad {
+		panic(fmt.Sprintf("engine.%s: inference only, but the query needs a gradient", op))
+	}
+	return d
 }
 
 // gatherScores sets p[j] = scale·(q · data[idx[j]·ld+col :][:len(q)]).
@@ -133,23 +139,13 @@ type KVBlocks struct {
 // one read of its keys. Results are n×D contexts and n×H×TK probabilities,
 // as StepAttention's.
 func (g *Graph) BlockAttention(q Cols, n, heads int, kv KVBlocks) (ctx, probs *Tensor) {
-	d, tk := q.T.Cols()-q.Col, kv.TK
-	if kd := kv.LD - kv.KCol; kd < d {
-		d = kd
-	}
-	if vd := kv.LD - kv.VCol; vd < d {
-		d = vd
-	}
+	d, tk := g.stepWidth("BlockAttention", q, kv.LD, kv.KCol, kv.VCol, heads), kv.TK
 	blocks := len(kv.Data) / max(kv.LD*tk, 1)
 	switch {
-	case heads <= 0 || d%heads != 0:
-		panic(fmt.Sprintf("engine.BlockAttention: width %d for %d heads", d, heads))
 	case q.T.Rows() != n || len(kv.Block) != n || tk <= 0:
 		panic(fmt.Sprintf("engine.BlockAttention: q %v and %d block indices for n=%d, %d keys per block", q.T.Shape(), len(kv.Block), n, tk))
 	case kv.Pad != nil && len(kv.Pad) < blocks*tk:
 		panic(fmt.Sprintf("engine.BlockAttention: key padding mask of %d for %d blocks of %d", len(kv.Pad), blocks, tk))
-	case g.record && q.T.needGrad:
-		panic("engine.BlockAttention: inference only, but the query needs a gradient")
 	}
 	for _, b := range kv.Block {
 		if b < 0 || int(b) >= blocks {
