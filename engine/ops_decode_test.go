@@ -27,18 +27,20 @@ func TestStepAttentionMatchesAttention(t *testing.T) {
 	g := NewInference()
 	want, wantP := g.Attention(Cols{q, 0}, Cols{k, 0}, Cols{v, 0}, n, 1, tk, AttnOptions{Heads: h, KeyPad: pad})
 	got, gotP := g.StepAttention(Cols{q, 0}, n, tk, h, KVRows{Data: cache, LD: 2 * d, KCol: 0, VCol: d, Index: idx, Pad: pad})
-	for i := range want.Data {
-		if !near(float64(got.Data[i]), float64(want.Data[i]), 1e-6) {
-			t.Fatalf("ctx[%d] = %v, Attention gives %v", i, got.Data[i], want.Data[i])
-		}
-	}
-	for i := range wantP.Data {
-		if !near(float64(gotP.Data[i]), float64(wantP.Data[i]), 1e-6) {
-			t.Fatalf("probs[%d] = %v, Attention gives %v", i, gotP.Data[i], wantP.Data[i])
-		}
-	}
+	sameValues(t, "ctx", got.Data, want.Data, "Attention")
+	sameValues(t, "probs", gotP.Data, wantP.Data, "Attention")
 	if gotP.Data[tk-1] != 0 {
 		t.Fatalf("padded key got weight %v", gotP.Data[tk-1])
+	}
+}
+
+// sameValues fails unless got equals want, computed by ref, to 1e-6.
+func sameValues(t *testing.T, what string, got, want []float32, ref string) {
+	t.Helper()
+	for i := range want {
+		if !near(float64(got[i]), float64(want[i]), 1e-6) {
+			t.Fatalf("%s[%d] = %v, %s gives %v", what, i, got[i], ref, want[i])
+		}
 	}
 }
 
@@ -102,16 +104,8 @@ func TestBlockAttentionMatchesStepAttention(t *testing.T) {
 	if len(got.Data) != len(want.Data) || len(gotP.Data) != len(wantP.Data) {
 		t.Fatalf("shapes %v %v, want %v %v", got.Shape(), gotP.Shape(), want.Shape(), wantP.Shape())
 	}
-	for i := range want.Data {
-		if !near(float64(got.Data[i]), float64(want.Data[i]), 1e-6) {
-			t.Fatalf("ctx[%d] = %v, StepAttention gives %v", i, got.Data[i], want.Data[i])
-		}
-	}
-	for i := range wantP.Data {
-		if !near(float64(gotP.Data[i]), float64(wantP.Data[i]), 1e-6) {
-			t.Fatalf("probs[%d] = %v, StepAttention gives %v", i, gotP.Data[i], wantP.Data[i])
-		}
-	}
+	sameValues(t, "ctx", got.Data, want.Data, "StepAttention")
+	sameValues(t, "probs", gotP.Data, wantP.Data, "StepAttention")
 	if p := gotP.Data[2*h*tk+1]; p != 0 { // row 2 reads block 2, key 1 padded
 		t.Fatalf("padded key got weight %v", p)
 	}
