@@ -85,7 +85,7 @@ func (m *MSC) Step(g *engine.Graph, state DecoderState, tokens []int32) *engine.
 			if layer.Ctx == nil {
 				return ah
 			}
-			ac := stepAttend(g, layer.Ctx.Attn, h, st.context(l, d))
+			ac := stepAttend(g, layer.Ctx.Attn, h, st.context(l, d, m.cfg.Deep.ContextMode == ContextPooled))
 			return layer.Ctx.fuse(g, ah, ac)
 		})
 		x = layer.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return layer.FFN.Apply(g, h) })
@@ -95,10 +95,11 @@ func (m *MSC) Step(g *engine.Graph, state DecoderState, tokens []int32) *engine.
 }
 
 // context is decoder layer l's projected context memory as attention
-// keys: the source positions of each row's sentence, or its one pooled row.
-func (st *mscState) context(l, d int) engine.KVBlocks {
+// keys: the source positions of each row's sentence (padded as the source),
+// or its one pooled row.
+func (st *mscState) context(l, d int, pooled bool) engine.KVBlocks {
 	kv := engine.KVBlocks{Data: st.ctx[l], LD: 2 * d, VCol: d, TK: st.ctxLen, Block: st.block}
-	if st.ctxLen == st.s {
+	if !pooled {
 		kv.Pad = st.memPad
 	}
 	return kv
