@@ -26,6 +26,15 @@ type GemmCall struct {
 // Flops is the call's floating-point operations, 2·m·n·k.
 func (c GemmCall) Flops() float64 { return 2 * float64(c.M) * float64(c.N) * float64(c.K) }
 
+// TotalFlops is the floating-point operations of all calls.
+func TotalFlops(calls []GemmCall) float64 {
+	var f float64
+	for _, c := range calls {
+		f += c.Flops()
+	}
+	return f
+}
+
 type gemmTracer struct {
 	mu    sync.Mutex
 	calls []GemmCall

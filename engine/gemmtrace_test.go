@@ -17,14 +17,12 @@ func TestTraceGemms(t *testing.T) {
 	if len(calls) != 3 {
 		t.Fatalf("%d calls traced, want 3: %+v", len(calls), calls)
 	}
-	var flops float64
 	for _, c := range calls {
-		flops += c.Flops()
 		if !c.Split {
 			t.Errorf("Linear's product %+v recorded as a small in-job product", c)
 		}
 	}
-	if want := 3 * 2.0 * 6 * 5 * 4; flops != want {
+	if flops, want := TotalFlops(calls), 3*2.0*6*5*4; flops != want {
 		t.Fatalf("traced %v flops, want %v", flops, want)
 	}
 	if f := calls[0]; f.M != 6 || f.N != 5 || f.K != 4 {

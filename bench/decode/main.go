@@ -122,10 +122,7 @@ func gemmFloor(out map[string]any, threads, generated int, decode func()) {
 	stop := engine.TraceGemms()
 	decode()
 	calls := stop()
-	var flops float64
-	for _, c := range calls {
-		flops += c.Flops()
-	}
+	flops := engine.TotalFlops(calls)
 	g := engine.NewInference()
 	g.SetThreads(threads)
 	start := time.Now()

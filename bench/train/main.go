@@ -109,10 +109,7 @@ func run(o options, m *model.Transformer, g *engine.Graph, adam *train.Adam, sch
 			startProfile(o.cpuProfile)
 		}
 		start, cpu0 := time.Now(), cpuTime()
-		m.Params().ZeroGrad()
-		g.Reset()
-		res := model.Loss(g, m, bt, float32(o.smoothing))
-		g.BackwardScaled(res.Loss, 1/float32(res.Tokens))
+		res := forwardBackward(o, m, g, bt)
 		adam.Update(sched.LR(step))
 		elapsed := time.Since(start)
 		loss := float64(res.Loss.Item()) / float64(res.Tokens)
@@ -142,6 +139,16 @@ func run(o options, m *model.Transformer, g *engine.Graph, adam *train.Adam, sch
 		out["tokens_per_s"] = round(float64(tokensPerStep*o.steps)/timed.Seconds(), 1)
 	}
 	return out
+}
+
+// forwardBackward computes one batch's loss and gradients (normalised by
+// target tokens), as the reference does before its optimiser step.
+func forwardBackward(o options, m *model.Transformer, g *engine.Graph, bt model.Batch) engine.CEResult {
+	m.Params().ZeroGrad()
+	g.Reset()
+	res := model.Loss(g, m, bt, float32(o.smoothing))
+	g.BackwardScaled(res.Loss, 1/float32(res.Tokens))
+	return res
 }
 
 // randomBatches draws ids from [4, vocab) (past pad, bos, eos, unk); every
@@ -213,16 +220,10 @@ func round(x float64, digits int) float64 {
 // products, trains faster than that. It adds the floor's step time,
 // tokens/s and GFLOP per step to res.
 func gemmFloor(o options, m *model.Transformer, g *engine.Graph, bt model.Batch, res map[string]any) {
-	m.Params().ZeroGrad()
-	g.Reset()
 	stop := engine.TraceGemms()
-	loss := model.Loss(g, m, bt, float32(o.smoothing))
-	g.BackwardScaled(loss.Loss, 1/float32(loss.Tokens))
+	forwardBackward(o, m, g, bt)
 	calls := stop()
-	var flops float64
-	for _, c := range calls {
-		flops += c.Flops()
-	}
+	flops := engine.TotalFlops(calls)
 	g.ReplayGemms(calls) // untimed: first touch of the scratch operands
 	start := time.Now()
 	for i := 0; i < o.steps; i++ {
