@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strata-nmt/strata/bench/internal/report"
 	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/decode"
 	"github.com/strata-nmt/strata/engine"
@@ -99,9 +100,11 @@ func main() {
 		"impl": "strata", "bench": "decode", "blas": blas.Default().Name(), "threads": *threads,
 		"incremental": s.Incremental(), "weights": fmt.Sprintf("random(seed=%d)", *seed),
 		"sentences": len(srcs), "beam": *beam, "batch": *batch, "src_tokens": srcTokens,
-		"generated_tokens": generated, "seconds": round(el, 3),
-		"tokens_per_s": round(float64(generated)/el, 1), "sentences_per_s": round(float64(len(srcs))/el, 2),
-		"heap_sys_mb": round(float64(ms.HeapSys)/(1<<20), 1),
+		"generated_tokens": generated, "seconds": report.Round(el, 3),
+		"tokens_per_s": report.Round(float64(generated)/el, 1), "sentences_per_s": report.Round(float64(len(srcs))/el, 2),
+		"heap_sys_mb": report.Round(float64(ms.HeapSys)/(1<<20), 1),
+		// before the floor's traced rerun, which holds every product's operands
+		"peak_rss_mb": report.Round(report.PeakRSSMB(), 1),
 	}
 	if *floor {
 		gemmFloor(out, *threads, generated, func() {
@@ -129,15 +132,10 @@ func gemmFloor(out map[string]any, threads, generated int, decode func()) {
 	g.ReplayGemms(calls)
 	el := time.Since(start).Seconds()
 	out["gemm_calls"] = len(calls)
-	out["gemm_gflop"] = round(flops/1e9, 2)
-	out["gemm_floor_seconds"] = round(el, 3)
-	out["gemm_floor_tokens_per_s"] = round(float64(generated)/el, 1)
+	out["gemm_gflop"] = report.Round(flops/1e9, 2)
+	out["gemm_floor_seconds"] = report.Round(el, 3)
+	out["gemm_floor_tokens_per_s"] = report.Round(float64(generated)/el, 1)
 	fmt.Fprintf(os.Stderr, "matrix products alone: %d, %.1f GFLOP, %.2f s (%.0f GFLOP/s)\n", len(calls), flops/1e9, el, flops/1e9/el)
-}
-
-func round(x float64, d int) float64 {
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', d, 64), 64)
-	return v
 }
 
 func check(err error) {

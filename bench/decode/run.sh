@@ -3,9 +3,9 @@
 # incremental beam search (bench/reference/decode_transformer.py) and strata
 # (bench/decode), same model shape, same random sources (the reference dumps
 # them; strata decodes that file), beam 5, batch 32, max_len 1.2*S+10,
-# 2 threads each. Prints both JSON lines and the tokens/s ratio, and the
-# floor: strata's matrix products of the run replayed alone (--gemm-floor),
-# the ceiling of any implementation making them on this BLAS.
+# 2 threads each. Prints both JSON lines, the tokens/s and peak-RSS ratios,
+# and the floor: strata's matrix products of the run replayed alone
+# (--gemm-floor), the ceiling of any implementation making them on this BLAS.
 #
 #   sh bench/decode/run.sh            # 500 sentences, as the spec asks
 #   SENTENCES=64 sh bench/decode/run.sh
@@ -28,4 +28,6 @@ print(f"strata/pytorch target tokens/s: {st['tokens_per_s'] / ref['tokens_per_s'
 print(f"ceiling: strata's matrix products alone run at {st['gemm_floor_tokens_per_s']} tok/s, "
       f"{st['gemm_floor_tokens_per_s'] / ref['tokens_per_s']:.2f}x PyTorch; strata reaches "
       f"{st['tokens_per_s'] / st['gemm_floor_tokens_per_s']:.0%} of it")
+print(f"strata/pytorch peak RSS: {st['peak_rss_mb'] / ref['peak_rss_mb']:.2f}x "
+      f"({st['peak_rss_mb']} vs {ref['peak_rss_mb']} MB)")
 PY

@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/strata-nmt/strata/bench/internal/report"
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/engine/blas"
 	"github.com/strata-nmt/strata/model"
@@ -130,13 +131,13 @@ func run(o options, m *model.Transformer, g *engine.Graph, adam *train.Adam, sch
 	out := map[string]any{
 		"impl": "strata", "bench": "train", "go": runtime.Version(), "threads": o.threads, "norm": o.norm,
 		"steps": o.steps, "warmup_steps": o.warmupSteps, "tgt_tokens_per_step": tokensPerStep,
-		"seconds": round(timed.Seconds(), 3), "cpu_seconds": round(cpu.Seconds(), 3),
-		"loss_first": round(lossFirst, 4), "loss_last": round(lossLast, 4),
-		"peak_rss_mb": round(peakRSSMB(), 1),
+		"seconds": report.Round(timed.Seconds(), 3), "cpu_seconds": report.Round(cpu.Seconds(), 3),
+		"loss_first": report.Round(lossFirst, 4), "loss_last": report.Round(lossLast, 4),
+		"peak_rss_mb": report.Round(report.PeakRSSMB(), 1),
 	}
 	if o.steps > 0 {
-		out["step_ms"] = round(1000*timed.Seconds()/float64(o.steps), 1)
-		out["tokens_per_s"] = round(float64(tokensPerStep*o.steps)/timed.Seconds(), 1)
+		out["step_ms"] = report.Round(1000*timed.Seconds()/float64(o.steps), 1)
+		out["tokens_per_s"] = report.Round(float64(tokensPerStep*o.steps)/timed.Seconds(), 1)
 	}
 	return out
 }
@@ -197,24 +198,6 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// peakRSSMB is the process's peak resident set (getrusage ru_maxrss, KiB on
-// Linux), as the reference reports it.
-func peakRSSMB() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return float64(ru.Maxrss) / 1024
-}
-
-func round(x float64, digits int) float64 {
-	p := 1.0
-	for i := 0; i < digits; i++ {
-		p *= 10
-	}
-	return float64(int64(x*p+0.5)) / p
-}
-
 // gemmFloor traces the matrix products of one more update and replays them
 // alone -steps times: no implementation using this BLAS, with the same
 // products, trains faster than that. It adds the floor's step time,
@@ -231,9 +214,9 @@ func gemmFloor(o options, m *model.Transformer, g *engine.Graph, bt model.Batch,
 	}
 	step := time.Since(start).Seconds() / float64(max(o.steps, 1))
 	res["gemm_calls_per_step"] = len(calls)
-	res["gemm_gflop_per_step"] = round(flops/1e9, 2)
-	res["gemm_floor_step_ms"] = round(1000*step, 1)
-	res["gemm_floor_tokens_per_s"] = round(float64(o.batch*o.tgtLen)/step, 1)
+	res["gemm_gflop_per_step"] = report.Round(flops/1e9, 2)
+	res["gemm_floor_step_ms"] = report.Round(1000*step, 1)
+	res["gemm_floor_tokens_per_s"] = report.Round(float64(o.batch*o.tgtLen)/step, 1)
 	fmt.Fprintf(os.Stderr, "matrix products alone: %d per step, %.1f GFLOP, %.0f ms (%.0f GFLOP/s)\n",
 		len(calls), flops/1e9, 1000*step, flops/1e9/step)
 }

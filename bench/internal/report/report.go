@@ -1,0 +1,26 @@
+// Package report holds what strata's side of the benchmarks reports the
+// same way as the PyTorch reference (bench/reference), so that run.sh can
+// divide one by the other.
+package report
+
+import (
+	"strconv"
+	"syscall"
+)
+
+// PeakRSSMB is the process's peak resident set in MiB (getrusage
+// ru_maxrss, KiB on Linux), the number the reference reports with
+// resource.getrusage. 0 where getrusage fails.
+func PeakRSSMB() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return float64(ru.Maxrss) / 1024
+}
+
+// Round rounds x to d decimal digits for the JSON line.
+func Round(x float64, d int) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', d, 64), 64)
+	return v
+}
