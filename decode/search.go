@@ -16,12 +16,11 @@ import (
 // step) and the decoder state buffers, which it recycles across batches; it
 // is not safe for concurrent use (kernels are parallel inside).
 type Searcher struct {
-	m          model.Model
-	opt        Options
-	pad        int32
-	encG, g    *engine.Graph
-	st         *stepper
-	recomputed bool
+	m       model.Model
+	opt     Options
+	pad     int32
+	encG, g *engine.Graph
+	st      *stepper
 }
 
 // NewSearcher checks the options and prepares a searcher.
@@ -35,7 +34,7 @@ func NewSearcher(m model.Model, opt Options) (*Searcher, error) {
 
 // ForceRecompute makes the searcher re-run the decoder over whole prefixes
 // even when the model decodes incrementally (tests compare the two).
-func (s *Searcher) ForceRecompute() { s.st = newStepper(s.m, true); s.recomputed = true }
+func (s *Searcher) ForceRecompute() { s.st = newStepper(s.m, true) }
 
 // Incremental reports whether steps use cached decoder state.
 func (s *Searcher) Incremental() bool { return s.st.inc != nil }
@@ -76,17 +75,23 @@ func (s *Searcher) Search(srcs [][]int32, prefix []int32) [][]Hypothesis {
 		maxLen[i] = s.opt.maxLen(n)
 		longest = max(longest, maxLen[i])
 	}
+	// With incremental state, which copies what it needs of the encoder
+	// output, the encoder runs in the step graph, so that one arena holds
+	// the larger of the encoder's and a step's buffers, not their sum. The
+	// recomputing fallback reads the encoder output at every step, so it
+	// keeps it in a graph of its own.
+	eg := s.encG
+	if s.st.inc != nil {
+		eg = s.g
+	}
 	s.encG.Reset()
 	s.g.Reset()
-	enc := s.m.Encode(s.encG, src, b, width, model.Collect{})
+	enc := s.m.Encode(eg, src, b, width, model.Collect{})
 	rows := b * s.opt.Beam
 	if s.opt.Greedy {
 		rows = b
 	}
-	s.st.start(s.encG, enc, rows, len(prefix)+longest)
-	if !s.recomputed && s.st.inc != nil {
-		s.encG.Reset() // the incremental state owns its copy of the encoder output
-	}
+	s.st.start(eg, enc, rows, len(prefix)+longest)
 	for _, t := range prefix[:len(prefix)-1] {
 		s.step(fill(b, t))
 	}

@@ -87,33 +87,51 @@ func grow[T any](buf []T, n int) []T {
 	return buf[:n]
 }
 
-// StartDecoding implements Incremental.
-func (m *Transformer) StartDecoding(g *engine.Graph, enc *EncoderOut, maxRows, maxLen int, reuse DecoderState) DecoderState {
+// growRoomy is grow with a quarter of headroom when it must reallocate:
+// the decoder caches are sized by batch width and maximum length, which
+// rise from batch to batch of length-sorted input, and reallocating them
+// for every batch left hundreds of megabytes of garbage between
+// collections.
+func growRoomy[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n, n+n/4)
+	}
+	return buf[:n]
+}
+
+// newTransformerState initialises st (recycling its buffers) for a batch,
+// leaving the encoder memories (st.mem) to the caller, which projects them
+// with its own layers.
+func newTransformerState(st *transformerState, enc *EncoderOut, maxRows, maxLen, layers, d int) *transformerState {
 	if maxRows < enc.B {
 		panic(fmt.Sprintf("model: StartDecoding with room for %d rows for %d sentences", maxRows, enc.B))
 	}
-	st, _ := reuse.(*transformerState)
 	if st == nil {
 		st = &transformerState{}
 	}
-	d := m.cfg.DModel
 	*st = transformerState{
 		b: enc.B, s: enc.S, maxRows: maxRows, maxLen: maxLen, rows: enc.B,
 		sent:    make([]int, enc.B),
-		hist:    grow(st.hist, maxRows*maxLen),
-		histTmp: grow(st.histTmp, maxRows*maxLen),
-		mem:     st.mem, cache: st.cache,
+		hist:    growRoomy(st.hist, maxRows*maxLen),
+		histTmp: growRoomy(st.histTmp, maxRows*maxLen),
+		mem:     grow(st.mem, layers), cache: grow(st.cache, layers),
 		memPad: append(st.memPad[:0], enc.KeyPad...),
 	}
 	for i := range st.sent {
 		st.sent[i] = i
 	}
-	st.mem = grow(st.mem, len(m.Dec))
-	st.cache = grow(st.cache, len(m.Dec))
+	for l := range st.cache {
+		st.cache[l] = growRoomy(st.cache[l], maxLen*maxRows*2*d)
+	}
+	return st
+}
+
+// StartDecoding implements Incremental.
+func (m *Transformer) StartDecoding(g *engine.Graph, enc *EncoderOut, maxRows, maxLen int, reuse DecoderState) DecoderState {
+	st, _ := reuse.(*transformerState)
+	st = newTransformerState(st, enc, maxRows, maxLen, len(m.Dec), m.cfg.DModel)
 	for l, layer := range m.Dec {
-		kv := layer.Cross.Memory(g, enc.Memories[l])
-		st.mem[l] = append(st.mem[l][:0], kv.Data...)
-		st.cache[l] = grow(st.cache[l], maxLen*maxRows*2*d)
+		st.mem[l] = append(st.mem[l][:0], layer.Cross.Memory(g, enc.Memories[l]).Data...)
 	}
 	return st
 }

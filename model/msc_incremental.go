@@ -20,34 +20,6 @@ type mscState struct {
 	ctxLen int         // keys per sentence: S (position mode) or 1 (pooled)
 }
 
-// newTransformerState initialises st (recycling its buffers) the way
-// Transformer.StartDecoding does, leaving the encoder memories to the
-// caller. Duplicated from that method, which cannot be reused because it
-// also projects the memories with the Transformer's own layers.
-func newTransformerState(st *transformerState, enc *EncoderOut, maxRows, maxLen, layers, d int) *transformerState {
-	if maxRows < enc.B {
-		panic(fmt.Sprintf("model: StartDecoding with room for %d rows for %d sentences", maxRows, enc.B))
-	}
-	if st == nil {
-		st = &transformerState{}
-	}
-	*st = transformerState{
-		b: enc.B, s: enc.S, maxRows: maxRows, maxLen: maxLen, rows: enc.B,
-		sent:    make([]int, enc.B),
-		hist:    grow(st.hist, maxRows*maxLen),
-		histTmp: grow(st.histTmp, maxRows*maxLen),
-		mem:     grow(st.mem, layers), cache: grow(st.cache, layers),
-		memPad: append(st.memPad[:0], enc.KeyPad...),
-	}
-	for i := range st.sent {
-		st.sent[i] = i
-	}
-	for l := range st.cache {
-		st.cache[l] = grow(st.cache[l], maxLen*maxRows*2*d)
-	}
-	return st
-}
-
 // StartDecoding implements Incremental.
 func (m *MSC) StartDecoding(g *engine.Graph, enc *EncoderOut, maxRows, maxLen int, reuse DecoderState) DecoderState {
 	st, _ := reuse.(*mscState)

@@ -50,6 +50,7 @@ func main() {
 	recompute := flag.Bool("recompute", false, "re-run the decoder over whole prefixes (no incremental state)")
 	seed := flag.Uint64("seed", 1, "seed of weights and sources")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile here")
+	memProfile := flag.String("memprofile", "", "write a heap profile (live objects after the timed run) here")
 	floor := flag.Bool("gemm-floor", false, "also replay the run's matrix products alone (its floor on this BLAS)")
 	flag.Parse()
 	if *cpuProfile != "" {
@@ -93,6 +94,13 @@ func main() {
 	el := time.Since(start).Seconds()
 	for _, x := range srcs {
 		srcTokens += len(x)
+	}
+	if *memProfile != "" {
+		f, err := os.Create(*memProfile)
+		check(err)
+		runtime.GC() // the profile shows the heap as of the last completed GC cycle
+		check(pprof.Lookup("heap").WriteTo(f, 0))
+		check(f.Close())
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
