@@ -57,7 +57,18 @@ func TestCLIPipeline(t *testing.T) {
 	run(t, "analyze", "curves", runDir, "--smooth", "1", "--out", png)
 	attn := filepath.Join(dir, "attn.png")
 	run(t, "analyze", "attention", "--model", runDir, "--source", "Va patemar te zuba.", "--target", "Shira ra !", "--out", attn)
-	for _, p := range []string{png, attn} {
+	diffDir := filepath.Join(dir, "difficulty")
+	tab := run(t, "analyze", "difficulty", "--model", runDir, "--last", "1", "--source", src,
+		"--reference", filepath.Join(dir, "corpus", "test.qab"), "--buckets", "4", "--out", diffDir,
+		"beam="+hyp, "avg="+hyp+".avg")
+	if !strings.Contains(tab, "| Challenging | 125 |") || !strings.Contains(tab, "avg BLEU (Δ)") {
+		t.Errorf("analyze difficulty table:\n%s", tab)
+	}
+	tsv := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(diffDir, "difficulty.tsv"))), "\n")
+	if len(tsv) != 501 {
+		t.Errorf("difficulty.tsv has %d lines, want a header and 500", len(tsv))
+	}
+	for _, p := range []string{png, attn, filepath.Join(diffDir, "difficulty.png")} {
 		if b := readFile(t, p); !strings.HasPrefix(b, "\x89PNG") {
 			t.Errorf("%s is not a PNG", p)
 		}

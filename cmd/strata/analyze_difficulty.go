@@ -1,0 +1,297 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-nmt/strata/analysis"
+	"github.com/strata-nmt/strata/decode"
+	"github.com/strata-nmt/strata/internal/atomicfile"
+	"github.com/strata-nmt/strata/metrics"
+	"github.com/strata-nmt/strata/plot"
+)
+
+type difficultyFlags struct {
+	model, dataDir, source, reference, out string
+	src, tgt, tokenize                     string
+	last, buckets, threads                 int
+	perToken                               bool
+}
+
+func init() {
+	var f difficultyFlags
+	cmd := &cobra.Command{
+		Use:   "difficulty --model RUN --last K --source F --reference F --out DIR BASELINE=HYP [NAME=HYP...]",
+		Short: "BLEU of several systems on test subsets of increasing difficulty (the MSC paper's Figure 3)",
+		Long: `Ranks the test pairs by difficulty as the MSC paper does: the loss -log P(y|x)
+of each reference under the last K numbered checkpoints of a run (a shallow
+baseline in the paper, K = 20; train with --keep-last K to keep them), its
+mean plus its standard deviation over the checkpoints. The ranking is cut
+into --buckets equal parts ("Simple", "Ordinary", "Difficult",
+"Challenging" for four), and every system's hypotheses (NAME=FILE, aligned
+with --source) are scored with BLEU on each part; the first system is the
+baseline the others are compared with. The paper's loss is the sentence's
+-log P(y|x), so longer pairs rank as harder; --per-token ranks by the loss
+per reference token instead.
+
+Writes a Markdown table to standard output, and to --out: difficulty.tsv
+(line, score, mean, bucket), difficulty.json (buckets, BLEU per system) and
+difficulty.png (BLEU gain over the baseline per bucket; BLEU itself when
+only one system is given).`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runDifficulty(cmd.OutOrStdout(), &f, args) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.model, "model", "", "run directory whose numbered checkpoints score the pairs")
+	fl.IntVar(&f.last, "last", 20, "use the last K numbered checkpoints")
+	fl.StringVar(&f.dataDir, "data", "", "prepared data directory (default: the run's)")
+	fl.StringVar(&f.source, "source", "", "source sentences, one per line")
+	fl.StringVar(&f.reference, "reference", "", "reference translations, aligned with --source")
+	fl.StringVar(&f.src, "src-lang", "", "source language (multilingual models)")
+	fl.StringVar(&f.tgt, "tgt-lang", "", "target language (multilingual models)")
+	fl.StringVar(&f.tokenize, "tokenize", "13a", "BLEU tokenizer (13a, intl, zh, char, none)")
+	fl.IntVar(&f.buckets, "buckets", 4, "number of equal parts")
+	fl.IntVar(&f.threads, "threads", 0, "kernel threads (0: all cores)")
+	fl.BoolVar(&f.perToken, "per-token", false, "rank by loss per reference token instead of the sentence's -log P(y|x), which grows with length")
+	fl.StringVar(&f.out, "out", "", "directory for difficulty.{tsv,json,png}")
+	analyzeCmd.AddCommand(cmd)
+}
+
+// system is one NAME=FILE argument with its hypotheses.
+type system struct {
+	Name, Path string
+	hyps       []string
+}
+
+func parseSystems(args []string, lines int) ([]system, error) {
+	var out []system
+	for _, a := range args {
+		name, path, ok := strings.Cut(a, "=")
+		if !ok || name == "" || path == "" {
+			return nil, fmt.Errorf("analyze difficulty: argument %q: want NAME=HYPOTHESIS_FILE", a)
+		}
+		hyps, err := readTextLines(path)
+		if err != nil {
+			return nil, err
+		}
+		if len(hyps) != lines {
+			return nil, fmt.Errorf("analyze difficulty: %s has %d lines, the source has %d", path, len(hyps), lines)
+		}
+		out = append(out, system{Name: name, Path: path, hyps: hyps})
+	}
+	return out, nil
+}
+
+func runDifficulty(w io.Writer, f *difficultyFlags, args []string) error {
+	if f.model == "" || f.source == "" || f.reference == "" || f.out == "" {
+		return fmt.Errorf("analyze difficulty: --model, --source, --reference and --out are required")
+	}
+	srcs, err := readTextLines(f.source)
+	if err != nil {
+		return err
+	}
+	refs, err := readTextLines(f.reference)
+	if err != nil {
+		return err
+	}
+	if len(srcs) != len(refs) {
+		return fmt.Errorf("analyze difficulty: %s has %d lines but %s has %d", f.source, len(srcs), f.reference, len(refs))
+	}
+	systems, err := parseSystems(args, len(srcs))
+	if err != nil {
+		return err
+	}
+	if _, err := metrics.NewBLEU(metrics.BLEUOptions{Tokenize: f.tokenize}); err != nil {
+		return err // before the scoring, which takes minutes
+	}
+	cks, err := decode.LastCheckpoints(f.model, f.last)
+	if err != nil {
+		return err
+	}
+	losses, err := checkpointLosses(cks, f, srcs, refs)
+	if err != nil {
+		return err
+	}
+	scores, err := analysis.Difficulty(losses)
+	if err != nil {
+		return err
+	}
+	buckets, err := analysis.Buckets(scores, f.buckets)
+	if err != nil {
+		return err
+	}
+	rep, err := buildDifficultyReport(systems, refs, buckets, scores, f.tokenize)
+	if err != nil {
+		return err
+	}
+	rep.Checkpoints = cks
+	return writeDifficulty(w, f.out, rep, buckets, losses, scores)
+}
+
+// checkpointLosses scores every reference under each checkpoint:
+// losses[k][i] = -log P(ref_i | src_i) under checkpoint k.
+func checkpointLosses(cks []string, f *difficultyFlags, srcs, refs []string) ([][]float64, error) {
+	var losses [][]float64
+	for k, ck := range cks {
+		fmt.Fprintf(os.Stderr, "scoring %d pairs with %s (%d/%d)\n", len(srcs), ck, k+1, len(cks))
+		tr, err := newTranslator(ck, f.dataDir, decode.Defaults(), f.threads)
+		if err != nil {
+			return nil, err
+		}
+		sc, err := tr.ScoreLines(srcs, refs, f.src, f.tgt)
+		if err != nil {
+			return nil, err
+		}
+		l := make([]float64, len(sc))
+		for i, s := range sc {
+			l[i] = -s.LogProb
+			if f.perToken {
+				l[i] /= float64(s.Tokens())
+			}
+		}
+		losses = append(losses, l)
+	}
+	return losses, nil
+}
+
+// difficultyReport is what difficulty.json holds.
+type difficultyReport struct {
+	Checkpoints []string              `json:"checkpoints"`
+	Tokenize    string                `json:"tokenize"`
+	Buckets     []difficultyBucket    `json:"buckets"`
+	Systems     []difficultySystem    `json:"systems"`
+	bleu        [][]metrics.BLEUScore // [system][bucket]
+}
+
+type difficultyBucket struct {
+	Name     string  `json:"name"`
+	Lines    int     `json:"lines"`
+	MinScore float64 `json:"min_score"`
+	MaxScore float64 `json:"max_score"`
+}
+
+type difficultySystem struct {
+	Name string    `json:"name"`
+	Path string    `json:"hypotheses"`
+	BLEU []float64 `json:"bleu"`
+}
+
+func buildDifficultyReport(systems []system, refs []string, buckets [][]int, scores []float64, tok string) (*difficultyReport, error) {
+	rep := &difficultyReport{Tokenize: tok}
+	for b, lines := range buckets {
+		lo, hi := scores[lines[0]], scores[lines[len(lines)-1]]
+		rep.Buckets = append(rep.Buckets, difficultyBucket{Name: analysis.BucketName(b, len(buckets)), Lines: len(lines), MinScore: lo, MaxScore: hi})
+	}
+	for _, s := range systems {
+		bl, err := analysis.BucketBLEU(s.hyps, refs, buckets, metrics.BLEUOptions{Tokenize: tok})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Path, err)
+		}
+		ds := difficultySystem{Name: s.Name, Path: s.Path}
+		for _, x := range bl {
+			ds.BLEU = append(ds.BLEU, x.Score)
+		}
+		rep.Systems = append(rep.Systems, ds)
+	}
+	return rep, nil
+}
+
+func writeDifficulty(w io.Writer, dir string, rep *difficultyReport, buckets [][]int, losses [][]float64, scores []float64) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	bucketOf := make([]string, len(scores))
+	for b, lines := range buckets {
+		for _, i := range lines {
+			bucketOf[i] = rep.Buckets[b].Name
+		}
+	}
+	err := atomicfile.WriteWith(filepath.Join(dir, "difficulty.tsv"), func(fw io.Writer) error {
+		bw := bufio.NewWriter(fw)
+		fmt.Fprintln(bw, "line\tscore\tmean_loss\tbucket")
+		for i, s := range scores {
+			var mean float64
+			for _, l := range losses {
+				mean += l[i]
+			}
+			fmt.Fprintf(bw, "%d\t%.4f\t%.4f\t%s\n", i+1, s, mean/float64(len(losses)), bucketOf[i])
+		}
+		return bw.Flush()
+	})
+	if err != nil {
+		return err
+	}
+	js, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, "difficulty.json"), append(js, '\n')); err != nil {
+		return err
+	}
+	if err := difficultyPlot(filepath.Join(dir, "difficulty.png"), rep); err != nil {
+		return err
+	}
+	fmt.Fprint(w, difficultyTable(rep))
+	return nil
+}
+
+// difficultyTable is the Markdown table: one row per bucket, BLEU per
+// system, and each later system's gain over the first.
+func difficultyTable(rep *difficultyReport) string {
+	var b strings.Builder
+	b.WriteString("| bucket | lines | difficulty |")
+	for k, s := range rep.Systems {
+		if k == 0 {
+			fmt.Fprintf(&b, " %s BLEU |", s.Name)
+		} else {
+			fmt.Fprintf(&b, " %s BLEU (Δ) |", s.Name)
+		}
+	}
+	b.WriteString("\n|---|---:|---|" + strings.Repeat("---:|", len(rep.Systems)) + "\n")
+	for i, bk := range rep.Buckets {
+		fmt.Fprintf(&b, "| %s | %d | %.2f–%.2f |", bk.Name, bk.Lines, bk.MinScore, bk.MaxScore)
+		for k, s := range rep.Systems {
+			if k == 0 {
+				fmt.Fprintf(&b, " %.2f |", s.BLEU[i])
+			} else {
+				fmt.Fprintf(&b, " %.2f (%+.2f) |", s.BLEU[i], s.BLEU[i]-rep.Systems[0].BLEU[i])
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// difficultyPlot draws the paper's Figure 3: per bucket, each system's BLEU
+// gain over the baseline (the first system); BLEU itself for one system.
+func difficultyPlot(path string, rep *difficultyReport) error {
+	labels := make([]string, len(rep.Buckets))
+	for i, bk := range rep.Buckets {
+		labels[i] = bk.Name
+	}
+	base := rep.Systems[0]
+	if len(rep.Systems) == 1 {
+		return plot.Bars(path, "BLEU by translation difficulty", labels,
+			[]plot.Series{{Name: base.Name, Y: base.BLEU}}, plot.AxisLabels("difficulty", "BLEU"))
+	}
+	var groups []plot.Series
+	for _, s := range rep.Systems[1:] {
+		g := plot.Series{Name: s.Name}
+		for i := range labels {
+			g.Y = append(g.Y, s.BLEU[i]-base.BLEU[i])
+		}
+		groups = append(groups, g)
+	}
+	for i := range labels {
+		labels[i] = fmt.Sprintf("%s (%.2f)", labels[i], base.BLEU[i])
+	}
+	return plot.Bars(path, "BLEU gain over "+base.Name+" by translation difficulty", labels, groups,
+		plot.AxisLabels("difficulty (baseline BLEU)", "Δ BLEU"))
+}
