@@ -4,7 +4,8 @@
 # pre-norm Transformer and a DEPTH-layer MSC model; decodes the test set;
 # scores BLEU and chrF with `strata eval`, with paired bootstrap against the
 # 6-layer model; plots per-layer gradient norms over the first updates (the
-# paper's Figure 5).
+# paper's Figure 5); compares BLEU on four test subsets of increasing
+# difficulty (the paper's Figure 3).
 #
 # Resumable: every stage skips when its output exists; an interrupted
 # training run continues from its last checkpoint (--resume). Rerun the same
@@ -16,7 +17,7 @@
 # Settings (environment):
 #   WORK=runs/msc  DEPTH=18  MAX_UPDATE=800  MAX_TOKENS=2048  LR=7e-4
 #   WARMUP=400  MERGES=10000  BASE=deep-pre-6  THREADS=0 (all cores)
-#   PLOT_UPDATES=800  TRANSLATE_FLAGS="--beam 5"  SET="key=value ..."
+#   PLOT_UPDATES=800  TRANSLATE_FLAGS="--beam 5"  DIFF_LAST=2  SET="key=value ..."
 #   (extra model overrides for every model)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,7 +27,7 @@ if [ "$SMOKE" = 1 ]; then
 	WORK=${WORK:-runs/msc-smoke}
 	: "${MAX_UPDATE:=40}" "${MAX_TOKENS:=600}" "${WARMUP:=10}" "${MERGES:=300}" "${PLOT_UPDATES:=0}"
 	: "${SET:=d_model=32 ffn_dim=64 heads=2}"
-	: "${TRANSLATE_FLAGS:=--beam 2}"
+	: "${TRANSLATE_FLAGS:=--beam 2}" "${DIFF_LAST:=1}"
 fi
 WORK=${WORK:-runs/msc}
 DEPTH=${DEPTH:-18}
@@ -46,6 +47,9 @@ BASE=${BASE:-deep-pre-6}
 THREADS=${THREADS:-0}
 PLOT_UPDATES=${PLOT_UPDATES:-800}
 TRANSLATE_FLAGS=${TRANSLATE_FLAGS:---beam 5}
+# checkpoints are saved every 200 updates; the last two of base6 rank the
+# test pairs by difficulty (the paper uses 20 of 15k updates)
+DIFF_LAST=${DIFF_LAST:-2}
 SET=${SET:-}
 L10N=../shared/data/l10n
 
@@ -157,6 +161,17 @@ for m in "${MODELS[@]}"; do
 		mv "$WORK/scores/$name-vs-base6.tmp" "$WORK/scores/$name-vs-base6.txt"
 	fi
 done
+# --- difficulty buckets (the paper's Figure 3) ------------------------------
+# base6's last DIFF_LAST checkpoints rank the test pairs; BLEU per quarter.
+if [ ! -s "$WORK/difficulty/difficulty.json" ]; then
+	log "difficulty buckets (base6's last $DIFF_LAST checkpoints)"
+	"$STRATA" analyze difficulty --model "$WORK/runs/base6" --last "$DIFF_LAST" --source "$TEST_SRC" --reference "$TEST_REF" \
+		--threads "$THREADS" --out "$WORK/difficulty" \
+		base6="$WORK/hyp/base6.de" "plain$DEPTH=$WORK/hyp/plain$DEPTH.de" "msc$DEPTH=$WORK/hyp/msc$DEPTH.de" \
+		>"$WORK/scores/difficulty.md.tmp"
+	mv "$WORK/scores/difficulty.md.tmp" "$WORK/scores/difficulty.md"
+fi
+cat "$WORK/scores/difficulty.md"
 for f in "$WORK"/scores/*.txt; do
 	echo "== $(basename "$f" .txt)"
 	cat "$f"
