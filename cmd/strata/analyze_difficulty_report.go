@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/strata-nmt/strata/analysis"
+	"github.com/strata-nmt/strata/internal/atomicfile"
+	"github.com/strata-nmt/strata/metrics"
+	"github.com/strata-nmt/strata/plot"
+)
+
+// difficultyReport is what difficulty.json holds.
+type difficultyReport struct {
+	Checkpoints []string           `json:"checkpoints"`
+	Tokenize    string             `json:"tokenize"`
+	PerToken    bool               `json:"per_token"`
+	Buckets     []difficultyBucket `json:"buckets"`
+	Systems     []difficultySystem `json:"systems"`
+}
+
+type difficultyBucket struct {
+	Name     string  `json:"name"`
+	Lines    int     `json:"lines"`
+	MinScore float64 `json:"min_score"`
+	MaxScore float64 `json:"max_score"`
+}
+
+type difficultySystem struct {
+	Name string    `json:"name"`
+	Path string    `json:"hypotheses"`
+	BLEU []float64 `json:"bleu"`
+}
+
+func buildDifficultyReport(systems []system, refs []string, buckets [][]int, scores []float64, tok string) (*difficultyReport, error) {
+	rep := &difficultyReport{Tokenize: tok}
+	for b, lines := range buckets {
+		lo, hi := scores[lines[0]], scores[lines[len(lines)-1]]
+		rep.Buckets = append(rep.Buckets, difficultyBucket{Name: analysis.BucketName(b, len(buckets)), Lines: len(lines), MinScore: lo, MaxScore: hi})
+	}
+	for _, s := range systems {
+		bl, err := analysis.BucketBLEU(s.hyps, refs, buckets, metrics.BLEUOptions{Tokenize: tok})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Path, err)
+		}
+		ds := difficultySystem{Name: s.Name, Path: s.Path}
+		for _, x := range bl {
+			ds.BLEU = append(ds.BLEU, x.Score)
+		}
+		rep.Systems = append(rep.Systems, ds)
+	}
+	return rep, nil
+}
+
+func writeDifficulty(w io.Writer, dir string, rep *difficultyReport, buckets [][]int, losses [][]float64, scores []float64) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	bucketOf := make([]string, len(scores))
+	for b, lines := range buckets {
+		for _, i := range lines {
+			bucketOf[i] = rep.Buckets[b].Name
+		}
+	}
+	err := atomicfile.WriteWith(filepath.Join(dir, "difficulty.tsv"), func(fw io.Writer) error {
+		bw := bufio.NewWriter(fw)
+		fmt.Fprintln(bw, "line\tscore\tmean_loss\tbucket")
+		for i, s := range scores {
+			var mean float64
+			for _, l := range losses {
+				mean += l[i]
+			}
+			fmt.Fprintf(bw, "%d\t%.4f\t%.4f\t%s\n", i+1, s, mean/float64(len(losses)), bucketOf[i])
+		}
+		return bw.Flush()
+	})
+	if err != nil {
+		return err
+	}
+	js, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, "difficulty.json"), append(js, '\n')); err != nil {
+		return err
+	}
+	if err := difficultyPlot(filepath.Join(dir, "difficulty.png"), rep); err != nil {
+		return err
+	}
+	fmt.Fprint(w, difficultyTable(rep))
+	return nil
+}
+
+// difficultyTable is the Markdown table: one row per bucket, BLEU per
+// system, and each later system's gain over the first.
+func difficultyTable(rep *difficultyReport) string {
+	var b strings.Builder
+	b.WriteString("| bucket | lines | difficulty |")
+	for k, s := range rep.Systems {
+		if k == 0 {
+			fmt.Fprintf(&b, " %s BLEU |", s.Name)
+		} else {
+			fmt.Fprintf(&b, " %s BLEU (Δ) |", s.Name)
+		}
+	}
+	b.WriteString("\n|---|---:|---|" + strings.Repeat("---:|", len(rep.Systems)) + "\n")
+	for i, bk := range rep.Buckets {
+		fmt.Fprintf(&b, "| %s | %d | %.2f–%.2f |", bk.Name, bk.Lines, bk.MinScore, bk.MaxScore)
+		for k, s := range rep.Systems {
+			if k == 0 {
+				fmt.Fprintf(&b, " %.2f |", s.BLEU[i])
+			} else {
+				fmt.Fprintf(&b, " %.2f (%+.2f) |", s.BLEU[i], s.BLEU[i]-rep.Systems[0].BLEU[i])
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// difficultyPlot draws the paper's Figure 3: per bucket, each system's BLEU
+// gain over the baseline (the first system); BLEU itself for one system.
+func difficultyPlot(path string, rep *difficultyReport) error {
+	labels := make([]string, len(rep.Buckets))
+	for i, bk := range rep.Buckets {
+		labels[i] = bk.Name
+	}
+	base := rep.Systems[0]
+	if len(rep.Systems) == 1 {
+		return plot.Bars(path, "BLEU by translation difficulty", labels,
+			[]plot.Series{{Name: base.Name, Y: base.BLEU}}, plot.AxisLabels("difficulty", "BLEU"))
+	}
+	var groups []plot.Series
+	for _, s := range rep.Systems[1:] {
+		g := plot.Series{Name: s.Name}
+		for i := range labels {
+			g.Y = append(g.Y, s.BLEU[i]-base.BLEU[i])
+		}
+		groups = append(groups, g)
+	}
+	for i := range labels {
+		labels[i] = fmt.Sprintf("%s (%.2f)", labels[i], base.BLEU[i])
+	}
+	return plot.Bars(path, "BLEU gain over "+base.Name+" by translation difficulty", labels, groups,
+		plot.AxisLabels("difficulty (baseline BLEU)", "Δ BLEU"))
+}
