@@ -35,8 +35,12 @@ type Options struct {
 	// NoRepeatNgram forbids any n-gram of this size from occurring twice in
 	// the decoder input (0: off).
 	NoRepeatNgram int
-	// NBest is the number of hypotheses returned per sentence (≤ Beam).
+	// NBest is the number of hypotheses returned per sentence (≤ Beam),
+	// or, with Sampling, the number of samples drawn per sentence.
 	NBest int
+	// Sampling, when On, samples outputs instead of searching (Beam and
+	// Greedy are not used).
+	Sampling Sampling
 }
 
 // Defaults are fairseq-generate's defaults.
@@ -49,7 +53,9 @@ func (o Options) Validate() error {
 	switch {
 	case o.Beam < 1:
 		return fmt.Errorf("beam size %d: must be at least 1", o.Beam)
-	case o.NBest < 1 || (!o.Greedy && o.NBest > o.Beam) || (o.Greedy && o.NBest != 1):
+	case o.Sampling.On && o.Greedy:
+		return fmt.Errorf("sampling and greedy search exclude each other")
+	case o.NBest < 1 || (!o.Greedy && !o.Sampling.On && o.NBest > o.Beam) || (o.Greedy && o.NBest != 1):
 		return fmt.Errorf("nbest %d: must be between 1 and the beam size %d (1 with greedy search)", o.NBest, o.Beam)
 	case o.MaxLenA < 0 || o.MaxLenB < 0 || (o.MaxLenA == 0 && o.MaxLenB == 0):
 		return fmt.Errorf("max_len = %g·src_len + %d: must allow at least one token", o.MaxLenA, o.MaxLenB)
@@ -58,7 +64,7 @@ func (o Options) Validate() error {
 	case o.NoRepeatNgram < 0:
 		return fmt.Errorf("no-repeat-ngram size %d is negative", o.NoRepeatNgram)
 	}
-	return nil
+	return o.Sampling.validate()
 }
 
 // maxLen is the longest output (EOS not counted) for a source of srcLen

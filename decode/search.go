@@ -88,18 +88,24 @@ func (s *Searcher) Search(srcs [][]int32, prefix []int32) [][]Hypothesis {
 	s.g.Reset()
 	enc := s.m.Encode(eg, src, b, width, model.Collect{})
 	rows := b * s.opt.Beam
-	if s.opt.Greedy {
+	switch {
+	case s.opt.Greedy:
 		rows = b
+	case s.opt.Sampling.On:
+		rows = b * s.opt.NBest
 	}
 	s.st.start(eg, enc, rows, len(prefix)+longest)
 	for _, t := range prefix[:len(prefix)-1] {
 		s.step(fill(b, t))
 	}
 	first := s.step(fill(b, prefix[len(prefix)-1]))
-	r := &run{s: s, prefix: prefix, maxLen: maxLen, fin: make([][]Hypothesis, b)}
-	if s.opt.Greedy {
+	r := &run{s: s, srcs: srcs, prefix: prefix, maxLen: maxLen, fin: make([][]Hypothesis, b)}
+	switch {
+	case s.opt.Greedy:
 		r.greedy(first)
-	} else {
+	case s.opt.Sampling.On:
+		r.sample(first)
+	default:
 		r.beam(first)
 	}
 	for i, f := range r.fin {
@@ -137,6 +143,7 @@ func (s *Searcher) step(tokens []int32) *engine.Tensor {
 // run is the search over one batch.
 type run struct {
 	s      *Searcher
+	srcs   [][]int32 // encoder inputs
 	prefix []int32
 	maxLen []int
 	fin    [][]Hypothesis

@@ -38,7 +38,12 @@ func searchFlags(cmd *cobra.Command, o *decode.Options) {
 	fl.IntVar(&o.MinLen, "min-len", o.MinLen, "forbid EOS before this many tokens")
 	fl.Float64Var(&o.UnkPenalty, "unkpen", 0, "penalty subtracted from <unk>'s log-probability")
 	fl.IntVar(&o.NoRepeatNgram, "no-repeat-ngram", 0, "block repeated n-grams of this size (0: off)")
-	fl.IntVar(&o.NBest, "nbest", 1, "hypotheses per sentence (LINE<TAB>SCORE<TAB>TEXT lines when > 1)")
+	fl.IntVar(&o.NBest, "nbest", 1, "hypotheses per sentence (LINE<TAB>SCORE<TAB>TEXT lines when > 1); samples per sentence with --sampling")
+	fl.BoolVar(&o.Sampling.On, "sampling", false, "sample outputs from the model's distribution instead of searching (e.g. for back-translation)")
+	fl.IntVar(&o.Sampling.TopK, "sampling-topk", 0, "sample from the k most probable tokens only (0: all)")
+	fl.Float64Var(&o.Sampling.TopP, "sampling-topp", 0, "sample from the smallest set of tokens holding this probability (0: all)")
+	fl.Float64Var(&o.Sampling.Temperature, "temperature", 1, "divide log-probabilities by this before sampling")
+	fl.Uint64Var(&o.Sampling.Seed, "sampling-seed", 1, "sampling seed (a line's samples depend only on the seed and the line)")
 }
 
 func init() {

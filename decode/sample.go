@@ -1,0 +1,166 @@
+package decode
+
+import (
+	"cmp"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/engine"
+)
+
+// Sampling draws each output token from the model's distribution instead
+// of searching for the most probable output, as fairseq's --sampling does
+// for back-translation: the distribution (after the search constraints of
+// adjust) is divided by Temperature, cut to the TopK most probable tokens
+// and/or the smallest set holding TopP of the probability, renormalised,
+// and sampled. NBest independent samples are drawn per sentence.
+//
+// The random stream of a sample is seeded by (Seed, source tokens, sample
+// number), not by the position of the sentence in its batch, so a line's
+// samples do not depend on how the input was batched or buffered.
+type Sampling struct {
+	On          bool
+	TopK        int     // 0: no cut
+	TopP        float64 // 0 or 1: no cut
+	Temperature float64 // 0 means 1
+	Seed        uint64
+}
+
+func (s Sampling) validate() error {
+	switch {
+	case s.TopK < 0:
+		return fmt.Errorf("sampling top-k %d is negative", s.TopK)
+	case s.TopP < 0 || s.TopP > 1:
+		return fmt.Errorf("sampling top-p %g: must be in (0, 1]", s.TopP)
+	case s.Temperature < 0:
+		return fmt.Errorf("sampling temperature %g is negative", s.Temperature)
+	}
+	return nil
+}
+
+// sampleSeed is the seed of sample k of a source.
+func sampleSeed(seed uint64, src []int32, k int) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	put := func(x uint64) {
+		for i := range b {
+			b[i] = byte(x >> (8 * i))
+		}
+		h.Write(b[:])
+	}
+	put(seed)
+	put(uint64(k))
+	for _, t := range src {
+		put(uint64(t))
+	}
+	return h.Sum64()
+}
+
+// sample runs sampling over the batch: one row per (sentence, sample),
+// each drawing its own tokens until EOS or max_len.
+func (r *run) sample(lp *engine.Tensor) {
+	n := r.s.opt.NBest
+	b := len(r.maxLen)
+	var sent, parents []int
+	var rngs []*rand.Rand
+	for i := 0; i < b; i++ {
+		for k := 0; k < n; k++ {
+			sent, parents = append(sent, i), append(parents, i)
+			rngs = append(rngs, rand.New(rand.NewPCG(sampleSeed(r.s.opt.Sampling.Seed, r.srcs[i], k), 1)))
+		}
+	}
+	// The first step ran one row per sentence; give each sample its row.
+	lp = r.s.g.GatherRows(lp, parents)
+	r.s.st.state.Reorder(parents)
+	rows := len(sent)
+	tokens, pos, score := make([][]int32, rows), make([][]float32, rows), make([]float64, rows)
+	work := make([]float64, lp.Cols())
+	idx := make([]int, lp.Cols())
+	for step := 0; ; step++ {
+		v := lp.Cols()
+		var keep []int
+		var next []int32
+		for i, si := range sent {
+			row := lp.Data[i*v : (i+1)*v]
+			r.adjust(row, step, r.maxLen[si], tokens[i])
+			tok := drawToken(row, r.s.opt.Sampling, rngs[i], work, idx)
+			if tok < 0 {
+				continue // every token is blocked: no hypothesis
+			}
+			x := row[tok]
+			if tok == data.EOSID {
+				r.finish(si, tokens[i], pos[i], x, score[i]+float64(x), step)
+				continue
+			}
+			keep = append(keep, i)
+			next = append(next, int32(tok))
+			tokens[i] = append(tokens[i], int32(tok))
+			pos[i] = append(pos[i], x)
+			score[i] += float64(x)
+		}
+		if len(keep) == 0 {
+			return
+		}
+		sent, tokens, pos, score, rngs = pick(sent, keep), pick(tokens, keep), pick(pos, keep), pick(score, keep), pick(rngs, keep)
+		r.s.st.state.Reorder(keep)
+		lp = r.s.step(next)
+	}
+}
+
+// drawToken samples a token from a row of log-probabilities under the
+// sampling settings, or returns -1 when every token is blocked. work and
+// idx are scratch space of the row's length.
+func drawToken(row []float32, o Sampling, rng *rand.Rand, work []float64, idx []int) int {
+	temp := o.Temperature
+	if temp == 0 {
+		temp = 1
+	}
+	// candidates: finite entries, most probable first when a cut needs order
+	cand := idx[:0]
+	top := math.Inf(-1)
+	for j, x := range row {
+		if !math.IsInf(float64(x), -1) {
+			cand = append(cand, j)
+			top = max(top, float64(x))
+		}
+	}
+	if len(cand) == 0 {
+		return -1
+	}
+	cut := (o.TopK > 0 && o.TopK < len(cand)) || (o.TopP > 0 && o.TopP < 1)
+	if cut {
+		slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(row[b], row[a]) })
+		if o.TopK > 0 && o.TopK < len(cand) {
+			cand = cand[:o.TopK]
+		}
+	}
+	p := work[:len(cand)]
+	var sum float64
+	for k, j := range cand {
+		p[k] = math.Exp((float64(row[j]) - top) / temp)
+		sum += p[k]
+	}
+	if o.TopP > 0 && o.TopP < 1 {
+		// smallest prefix of the sorted candidates holding TopP of the mass
+		var acc float64
+		for k := range p {
+			acc += p[k]
+			if acc >= o.TopP*sum {
+				cand, p, sum = cand[:k+1], p[:k+1], acc
+				break
+			}
+		}
+	}
+	u := rng.Float64() * sum
+	for k, w := range p {
+		u -= w
+		if u < 0 {
+			return cand[k]
+		}
+	}
+	return cand[len(cand)-1] // rounding left u ≥ 0 at the end
+}
