@@ -20,7 +20,7 @@ import (
 // analysis adds itself as a subcommand.
 var analyzeCmd = &cobra.Command{
 	Use:   "analyze",
-	Short: "Analyses of trained models and runs (llr, attention, curves, difficulty)",
+	Short: "Analyses of trained models and runs (llr, attention, curves, grad-norms, difficulty)",
 }
 
 func init() {

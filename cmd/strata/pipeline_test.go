@@ -68,7 +68,16 @@ func TestCLIPipeline(t *testing.T) {
 	if len(tsv) != 501 {
 		t.Errorf("difficulty.tsv has %d lines, want a header and 500", len(tsv))
 	}
-	for _, p := range []string{png, attn, filepath.Join(diffDir, "difficulty.png")} {
+	// the quickstart does not log gradient norms: a run directory with a
+	// two-layer record stands in for one trained with --log-grad-norms
+	gradRun := filepath.Join(dir, "gradrun")
+	os.MkdirAll(gradRun, 0o755)
+	os.WriteFile(filepath.Join(gradRun, "metrics.jsonl"), []byte(`{"type":"train","update":1,"layer_grad_norms":{"encoder.layers.0":2,"encoder.layers.1":1}}`+"\n"+
+		`{"type":"train","update":2,"layer_grad_norms":{"encoder.layers.0":1.5,"encoder.layers.1":0.5}}`+"\n"), 0o644)
+	if out := run(t, "analyze", "grad-norms", gradRun, "--out", filepath.Join(dir, "fig5")); !strings.Contains(out, "2 of 2 encoder layers") {
+		t.Errorf("analyze grad-norms: %s", out)
+	}
+	for _, p := range []string{png, attn, filepath.Join(diffDir, "difficulty.png"), filepath.Join(dir, "fig5-gradrun.png")} {
 		if b := readFile(t, p); !strings.HasPrefix(b, "\x89PNG") {
 			t.Errorf("%s is not a PNG", p)
 		}

@@ -1,0 +1,100 @@
+package analysis
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+)
+
+// LayerGradNorms is one encoder layer's gradient norm over training
+// updates, read from the "layer_grad_norms" records that `strata train
+// --log-grad-norms` writes to RUN/metrics.jsonl (the MSC paper's Figure 5
+// plots these for the first updates).
+type LayerGradNorms struct {
+	Name         string // encoder.layers.K or encoder.blocks.N.layers.K
+	Block, Layer int
+	Updates      []float64
+	Norms        []float64
+}
+
+// encoderLayer matches encoder layer keys: encoder.layers.K or
+// encoder.blocks.N.layers.K.
+var encoderLayer = regexp.MustCompile(`^encoder\.(?:blocks\.(\d+)\.)?layers\.(\d+)$`)
+
+// ReadEncoderGradNorms returns the encoder layers' gradient norms of the
+// training records up to maxUpdate (0: all), bottom layer first.
+func ReadEncoderGradNorms(path string, maxUpdate int) ([]*LayerGradNorms, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	byKey := map[string]*LayerGradNorms{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for line := 1; sc.Scan(); line++ {
+		var rec struct {
+			Type   string             `json:"type"`
+			Update int                `json:"update"`
+			Norms  map[string]float64 `json:"layer_grad_norms"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		if rec.Type != "train" || rec.Norms == nil || (maxUpdate > 0 && rec.Update > maxUpdate) {
+			continue
+		}
+		for k, v := range rec.Norms {
+			m := encoderLayer.FindStringSubmatch(k)
+			if m == nil {
+				continue
+			}
+			s := byKey[k]
+			if s == nil {
+				b, _ := strconv.Atoi("0" + m[1])
+				l, _ := strconv.Atoi(m[2])
+				s = &LayerGradNorms{Name: k, Block: b, Layer: l}
+				byKey[k] = s
+			}
+			s.Updates, s.Norms = append(s.Updates, float64(rec.Update)), append(s.Norms, v)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(byKey) == 0 {
+		return nil, fmt.Errorf("%s: no layer_grad_norms records (train with --log-grad-norms)", path)
+	}
+	var out []*LayerGradNorms
+	for _, s := range byKey {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Block != out[j].Block {
+			return out[i].Block < out[j].Block
+		}
+		return out[i].Layer < out[j].Layer
+	})
+	return out, nil
+}
+
+// SpreadLayers picks k of n layers evenly from the lowest to the top (all
+// when k ≥ n), as indices in increasing order.
+func SpreadLayers(n, k int) []int {
+	if k >= n {
+		k = n
+	}
+	var out []int
+	for i := 0; i < k; i++ {
+		j := 0
+		if k > 1 {
+			j = i * (n - 1) / (k - 1)
+		}
+		out = append(out, j)
+	}
+	return out
+}

@@ -1,0 +1,57 @@
+package analysis
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestReadEncoderGradNormsOrdersLayersBottomUp(t *testing.T) {
+	log := strings.Join([]string{
+		`{"type":"train","update":1,"layer_grad_norms":{"encoder.blocks.1.layers.0":3,"encoder.blocks.0.layers.1":2,"encoder.blocks.0.layers.0":1,"decoder.layers.0":9}}`,
+		`{"type":"valid","update":1}`,
+		`{"type":"train","update":2,"layer_grad_norms":{"encoder.blocks.1.layers.0":6,"encoder.blocks.0.layers.1":5,"encoder.blocks.0.layers.0":4}}`,
+		`{"type":"train","update":3,"layer_grad_norms":{"encoder.blocks.1.layers.0":0,"encoder.blocks.0.layers.1":0,"encoder.blocks.0.layers.0":0}}`,
+	}, "\n")
+	path := filepath.Join(t.TempDir(), "metrics.jsonl")
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadEncoderGradNorms(path, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != 3 {
+		t.Fatalf("%d encoder layers, want 3 (decoder layers excluded)", len(s))
+	}
+	for i, want := range [][]float64{{1, 4}, {2, 5}, {3, 6}} {
+		if !slices.Equal(s[i].Norms, want) || !slices.Equal(s[i].Updates, []float64{1, 2}) {
+			t.Fatalf("layer %d (%s): %v at %v, want %v at [1 2] (updates beyond 2 dropped)", i, s[i].Name, s[i].Norms, s[i].Updates, want)
+		}
+	}
+}
+
+func TestReadEncoderGradNormsReportsBadLines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "metrics.jsonl")
+	os.WriteFile(path, []byte("{\"type\":\"train\"}\nnot json\n"), 0o644)
+	if _, err := ReadEncoderGradNorms(path, 0); err == nil || !strings.Contains(err.Error(), ":2:") {
+		t.Fatalf("want an error naming line 2, got %v", err)
+	}
+	os.WriteFile(path, []byte("{\"type\":\"train\",\"update\":1}\n"), 0o644)
+	if _, err := ReadEncoderGradNorms(path, 0); err == nil || !strings.Contains(err.Error(), "--log-grad-norms") {
+		t.Fatalf("want an error pointing at --log-grad-norms, got %v", err)
+	}
+}
+
+func TestSpreadLayers(t *testing.T) {
+	for _, c := range []struct {
+		n, k int
+		want []int
+	}{{18, 6, []int{0, 3, 6, 10, 13, 17}}, {3, 6, []int{0, 1, 2}}, {5, 1, []int{0}}} {
+		if got := SpreadLayers(c.n, c.k); !slices.Equal(got, c.want) {
+			t.Errorf("SpreadLayers(%d, %d) = %v, want %v", c.n, c.k, got, c.want)
+		}
+	}
+}

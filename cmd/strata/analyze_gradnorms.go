@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-nmt/strata/analysis"
+	"github.com/strata-nmt/strata/plot"
+)
+
+func init() {
+	var out string
+	var updates, lines int
+	var logY bool
+	cmd := &cobra.Command{
+		Use:   "grad-norms RUN [RUN...] --out PREFIX",
+		Short: "Plot the gradient norm of encoder layers over training (the MSC paper's Figure 5)",
+		Long: `Reads the per-layer gradient norms that strata train --log-grad-norms writes to
+RUN/metrics.jsonl and plots, for each run, the norm of --lines encoder layers
+spread evenly from the lowest to the top (L1 is the lowest) over the first
+--updates updates, to PREFIX-RUNNAME.png.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, runs []string) error {
+			for _, run := range runs {
+				layers, err := analysis.ReadEncoderGradNorms(filepath.Join(run, "metrics.jsonl"), updates)
+				if err != nil {
+					return err
+				}
+				var series []plot.Series
+				for _, i := range analysis.SpreadLayers(len(layers), lines) {
+					series = append(series, plot.Series{Name: fmt.Sprintf("L%d", i+1), X: layers[i].Updates, Y: layers[i].Norms})
+				}
+				name := filepath.Base(filepath.Clean(run))
+				path := fmt.Sprintf("%s-%s.png", out, name)
+				var opts []plot.Option
+				if logY {
+					opts = append(opts, plot.LogY())
+				}
+				if err := plot.Lines(path, "Gradient norm of encoder layers: "+name, "update", "gradient norm", series, opts...); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "wrote %s (%d of %d encoder layers)\n", path, len(series), len(layers))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "grad-norms", "output prefix: PREFIX-RUNNAME.png")
+	cmd.Flags().IntVar(&updates, "updates", 0, "plot only the first N updates (0: all)")
+	cmd.Flags().IntVar(&lines, "lines", 6, "encoder layers to draw, evenly spaced from the lowest to the top")
+	cmd.Flags().BoolVar(&logY, "log-y", false, "logarithmic norm axis")
+	analyzeCmd.AddCommand(cmd)
+}
