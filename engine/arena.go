@@ -1,6 +1,9 @@
 package engine
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // arena recycles float32 buffers between training steps. Buffers are kept in
 // size classes with 1/8-octave granularity (at most 12.5% waste), so batches
@@ -123,6 +126,37 @@ func (a *arena) release() {
 		}
 	}
 	a.step++
+}
+
+// mark is the position of the next buffer handed out, for releaseSince.
+func (a *arena) mark() int { return len(a.inUse) }
+
+// releaseSince returns every buffer handed out since mark except those
+// holding any of keep (a kept tensor may be a view into its buffer).
+func (a *arena) releaseSince(mark int, keep [][]float32) {
+	for i := mark; i < len(a.inUse); i++ {
+		b := a.inUse[i]
+		if b == nil || holdsAny(b[:cap(b)], keep) {
+			continue
+		}
+		b = b[:cap(b)]
+		delete(a.index, &b[0])
+		a.inUse[i] = nil
+		a.inUseBytes -= 4 * len(b)
+		a.free[len(b)] = append(a.free[len(b)], b)
+	}
+}
+
+// holdsAny reports whether the first element of any of keep lies in buf.
+func holdsAny(buf []float32, keep [][]float32) bool {
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(buf)))
+	hi := lo + 4*uintptr(len(buf))
+	for _, k := range keep {
+		if p := uintptr(unsafe.Pointer(unsafe.SliceData(k))); len(k) > 0 && p >= lo && p < hi {
+			return true
+		}
+	}
+	return false
 }
 
 // tensorPool recycles Tensor headers so ops allocate no small objects in

@@ -36,3 +36,34 @@ func TestArenaBoundedOverShapes(t *testing.T) {
 		t.Fatalf("a repeated shape grew the arena from %d to %d bytes", held, a.held)
 	}
 }
+
+// ReleaseSince frees what was produced after the mark, keeps the buffer of
+// a kept tensor even when the tensor is a view into it, and refuses a
+// recording graph.
+func TestReleaseSince(t *testing.T) {
+	g := NewInference()
+	before := g.Zeros(4, 16)
+	mark := g.Mark()
+	a := g.Zeros(4, 16)
+	b := g.Zeros(8, 16)
+	Fill(b, 3)
+	view := FromData(b.Data[16:32], 16) // a view into b's buffer
+	g.ReleaseSince(mark, view)
+	if g.arena.inUseBytes != 4*(sizeClass(64)+sizeClass(128)) {
+		t.Fatalf("%d bytes in use, want before's and b's only", g.arena.inUseBytes)
+	}
+	c := g.Zeros(4, 16) // takes a's buffer back
+	if &c.Data[0] != &a.Data[0] || &before.Data[0] == &c.Data[0] {
+		t.Fatal("the released buffer was not reused, or a kept one was")
+	}
+	Fill(c, 1)
+	if view.Data[0] != 3 {
+		t.Fatal("the buffer of a kept view was released")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("ReleaseSince on a recording graph did not panic")
+		}
+	}()
+	NewGraph(1).ReleaseSince(0)
+}

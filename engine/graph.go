@@ -147,6 +147,27 @@ func (g *Graph) runTape() {
 
 // newTensor returns an arena-backed tensor with undefined contents that needs
 // a gradient when any of the inputs does (and the graph records).
+// Mark returns a point in an inference graph's history for ReleaseSince.
+func (g *Graph) Mark() int { return g.arena.mark() }
+
+// ReleaseSince gives back to the arena the buffers of every tensor an
+// inference graph produced since mark, except keep's, so that a deep stack
+// run layer by layer holds about one layer's intermediates instead of all
+// of them (PyTorch frees each tensor as its last use goes; the arena cannot
+// know uses, so callers that know a layer's intermediates are dead say so).
+// Tensors produced since mark, other than keep, must not be used
+// afterwards. It panics on a recording graph, whose tape needs them.
+func (g *Graph) ReleaseSince(mark int, keep ...*Tensor) {
+	if g.record {
+		panic("engine: ReleaseSince on a recording graph")
+	}
+	k := make([][]float32, len(keep))
+	for i, t := range keep {
+		k[i] = t.Data
+	}
+	g.arena.releaseSince(mark, k)
+}
+
 func (g *Graph) newTensor(inputs []*Tensor, shape ...int) *Tensor {
 	t := g.headers.get()
 	t.setShape(shape)

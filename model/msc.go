@@ -146,9 +146,11 @@ func (m *MSC) Encode(g *engine.Graph, src []int32, b, s int, opt Collect) *Encod
 	blocks := make([]*engine.Tensor, len(m.Blocks))
 	for n, blk := range m.Blocks {
 		for _, l := range blk.Layers {
-			var p *engine.Tensor
-			x, p = l.Forward(g, x, c, b, s, out.KeyPad)
-			collect(out, x, p, opt)
+			x = encoderLayer(g, opt, func() *engine.Tensor {
+				y, p := l.Forward(g, x, c, b, s, out.KeyPad)
+				collect(out, y, p, opt)
+				return y
+			})
 		}
 		bn := x
 		if blk.LN != nil {

