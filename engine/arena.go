@@ -136,14 +136,9 @@ func (a *arena) mark() int { return len(a.inUse) }
 func (a *arena) releaseSince(mark int, keep [][]float32) {
 	for i := mark; i < len(a.inUse); i++ {
 		b := a.inUse[i]
-		if b == nil || holdsAny(b[:cap(b)], keep) {
-			continue
+		if b != nil && !holdsAny(b[:cap(b)], keep) {
+			a.recycle(b)
 		}
-		b = b[:cap(b)]
-		delete(a.index, &b[0])
-		a.inUse[i] = nil
-		a.inUseBytes -= 4 * len(b)
-		a.free[len(b)] = append(a.free[len(b)], b)
 	}
 }
 
