@@ -55,6 +55,12 @@ func Load(modelPath, dataDir string) (*Bundle, error) {
 	return &Bundle{Model: m, Vocab: v, Seq: seq, ModelPath: path, DataDir: dataDir}, nil
 }
 
+// ModelPath is the model file Load would read for a file or run directory.
+func ModelPath(p string) (string, error) {
+	path, _, err := resolveModel(p)
+	return path, err
+}
+
 func resolveModel(p string) (path, runDir string, err error) {
 	st, err := os.Stat(p)
 	if err != nil {

@@ -59,8 +59,12 @@ func Run(ctx context.Context, opts Options, src Source, valid []model.Batch) (*R
 	return RunModel(ctx, opts, m, src, valid)
 }
 
-// RunModel is Run with a model built by the caller.
+// RunModel is Run with a model built by the caller (opts.Model describes
+// it).
 func RunModel(ctx context.Context, opts Options, m model.Model, src Source, valid []model.Batch) (*Result, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(opts.SaveDir, 0o755); err != nil {
 		return nil, err
 	}

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/strata-nmt/strata/model"
 )
 
 // run executes one strata command line in-process and returns its stdout.
@@ -53,6 +56,27 @@ func TestCLIPipeline(t *testing.T) {
 	run(t, "average", "--dir", runDir, "--last", "1", "--output", avg)
 	run(t, "translate", "--model", avg, "--data", filepath.Join(dir, "data"), "--input", src, "--output", hyp+".avg",
 		"--greedy", "--max-len-a", "1", "--max-len-b", "5")
+	// fine-tuning starts from the trained weights: the first update runs at
+	// the warm-up's initial rate, 0, so they come out unchanged
+	ft := filepath.Join(dir, "ft")
+	run(t, "train", "--data", filepath.Join(dir, "data"), "--max-update", "1", "--valid-split", "", "--warmup-updates", "10",
+		"--threads", "1", "--save-dir", ft, "--finetune-from", runDir, "--set", "dropout=0.2")
+	src0, err := model.Load(filepath.Join(runDir, "checkpoint_best.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ft1, err := model.Load(filepath.Join(ft, "checkpoint_last.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ft1.Config().Dropout != 0.2 {
+		t.Errorf("--set dropout=0.2 not applied: %v", ft1.Config().Dropout)
+	}
+	for i, p := range ft1.Params().List() {
+		if q := src0.Params().List()[i]; !slices.Equal(p.Data, q.Data) {
+			t.Fatalf("fine-tuned %s differs from the model it started from", p.Name)
+		}
+	}
 	png := filepath.Join(dir, "curves.png")
 	run(t, "analyze", "curves", runDir, "--smooth", "1", "--out", png)
 	attn := filepath.Join(dir, "attn.png")

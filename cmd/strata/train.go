@@ -24,6 +24,7 @@ type trainFlags struct {
 	temperature                                          float64
 	betas                                                string
 	evalBLEU                                             int
+	finetuneFrom                                         string
 }
 
 func init() {
@@ -52,6 +53,7 @@ checkpoint_best.bin), metrics to RUN/metrics.jsonl. Ctrl-C saves a checkpoint;
 	fl.StringVar(&o.SaveDir, "save-dir", "", "run directory for checkpoints and logs")
 	fl.StringVar(&f.preset, "preset", "transformer-iwslt", "model preset")
 	fl.StringVar(&f.modelConfig, "model-config", "", "YAML model config (overrides --preset)")
+	fl.StringVar(&f.finetuneFrom, "finetune-from", "", "start from this trained model (file or run directory): its architecture and weights, a fresh optimiser and schedule; --resume of an existing run wins")
 	fl.StringArrayVar(&f.sets, "set", nil, "override a model field: key=value (repeatable)")
 	fl.StringVar(&f.trainSplit, "train-split", "train", "split to train on")
 	fl.StringVar(&f.validSplit, "valid-split", "valid", "split to validate on (empty: none)")
@@ -93,7 +95,13 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) error {
 	if err != nil {
 		return err
 	}
-	if o.Model, err = modelConfig(f, ds); err != nil {
+	var m model.Model
+	if f.finetuneFrom != "" {
+		if m, err = finetuneModel(cmd, f, ds, o.Seed); err != nil {
+			return err
+		}
+		o.Model = m.Config()
+	} else if o.Model, err = modelConfig(f, ds); err != nil {
 		return err
 	}
 	if err := parseAdam(&o, f); err != nil {
@@ -128,7 +136,12 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := train.Run(ctx, o, train.DataSource{B: b}, valid)
+	if m == nil {
+		if m, err = model.New(o.Model, o.Seed); err != nil {
+			return err
+		}
+	}
+	res, err := train.RunModel(ctx, o, m, train.DataSource{B: b}, valid)
 	if err != nil {
 		return err
 	}
