@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/engine"
 )
 
@@ -65,50 +64,21 @@ func sampleSeed(seed uint64, src []int32, k int) uint64 {
 func (r *run) sample(lp *engine.Tensor) {
 	n := r.s.opt.NBest
 	b := len(r.maxLen)
-	var sent, parents []int
+	var sent []int // row → sentence, and the first step's row to copy
 	var rngs []*rand.Rand
 	for i := 0; i < b; i++ {
 		for k := 0; k < n; k++ {
-			sent, parents = append(sent, i), append(parents, i)
+			sent = append(sent, i)
 			rngs = append(rngs, rand.New(rand.NewPCG(sampleSeed(r.s.opt.Sampling.Seed, r.srcs[i], k), 1)))
 		}
 	}
 	// The first step ran one row per sentence; give each sample its row.
-	lp = r.s.g.GatherRows(lp, parents)
-	r.s.st.state.Reorder(parents)
-	rows := len(sent)
-	tokens, pos, score := make([][]int32, rows), make([][]float32, rows), make([]float64, rows)
-	work := make([]float64, lp.Cols())
-	idx := make([]int, lp.Cols())
-	for step := 0; ; step++ {
-		v := lp.Cols()
-		var keep []int
-		var next []int32
-		for i, si := range sent {
-			row := lp.Data[i*v : (i+1)*v]
-			r.adjust(row, step, r.maxLen[si], tokens[i])
-			tok := drawToken(row, r.s.opt.Sampling, rngs[i], work, idx)
-			if tok < 0 {
-				continue // every token is blocked: no hypothesis
-			}
-			x := row[tok]
-			if tok == data.EOSID {
-				r.finish(si, tokens[i], pos[i], x, score[i]+float64(x), step)
-				continue
-			}
-			keep = append(keep, i)
-			next = append(next, int32(tok))
-			tokens[i] = append(tokens[i], int32(tok))
-			pos[i] = append(pos[i], x)
-			score[i] += float64(x)
-		}
-		if len(keep) == 0 {
-			return
-		}
-		sent, tokens, pos, score, rngs = pick(sent, keep), pick(tokens, keep), pick(pos, keep), pick(score, keep), pick(rngs, keep)
-		r.s.st.state.Reorder(keep)
-		lp = r.s.step(next)
-	}
+	lp = r.s.g.GatherRows(lp, sent)
+	r.s.st.state.Reorder(sent)
+	work, idx := make([]float64, lp.Cols()), make([]int, lp.Cols())
+	r.extendRows(lp, sent, func(i int, row []float32) int {
+		return drawToken(row, r.s.opt.Sampling, rngs[i], work, idx)
+	}, func(keep []int) { rngs = pick(rngs, keep) })
 }
 
 // drawToken samples a token from a row of log-probabilities under the

@@ -205,12 +205,33 @@ func (r *run) finish(sent int, tokens []int32, pos []float32, eosLP float32, sco
 
 // greedy extends each sentence's single row by its most probable token.
 func (r *run) greedy(lp *engine.Tensor) {
-	b := len(r.maxLen)
-	sent := make([]int, b)
-	tokens, pos, score := make([][]int32, b), make([][]float32, b), make([]float64, b)
+	sent := make([]int, len(r.maxLen))
 	for i := range sent {
 		sent[i] = i
 	}
+	r.extendRows(lp, sent, func(_ int, row []float32) int {
+		best := 0
+		for j, x := range row {
+			if x > row[best] {
+				best = j
+			}
+		}
+		if math.IsInf(float64(row[best]), -1) {
+			return -1
+		}
+		return best
+	}, nil)
+}
+
+// extendRows runs the searches that keep one hypothesis per row (greedy,
+// sampling): every step, row i (of sentence sent[i]) takes the token
+// choose(i, row) picks from its adjusted log-probabilities; EOS finishes
+// the row, -1 (every token blocked) drops it without a hypothesis. kept,
+// when set, learns which rows go on, in order, so that per-row state of the
+// caller can follow them.
+func (r *run) extendRows(lp *engine.Tensor, sent []int, choose func(i int, row []float32) int, kept func(keep []int)) {
+	n := len(sent)
+	tokens, pos, score := make([][]int32, n), make([][]float32, n), make([]float64, n)
 	for step := 0; ; step++ {
 		v := lp.Cols()
 		var keep []int
@@ -218,23 +239,18 @@ func (r *run) greedy(lp *engine.Tensor) {
 		for i, si := range sent {
 			row := lp.Data[i*v : (i+1)*v]
 			r.adjust(row, step, r.maxLen[si], tokens[i])
-			best := 0
-			for j, x := range row {
-				if x > row[best] {
-					best = j
-				}
+			tok := choose(i, row)
+			if tok < 0 {
+				continue
 			}
-			x := row[best]
-			if math.IsInf(float64(x), -1) {
-				continue // every token is blocked: no hypothesis
-			}
-			if best == data.EOSID {
+			x := row[tok]
+			if tok == data.EOSID {
 				r.finish(si, tokens[i], pos[i], x, score[i]+float64(x), step)
 				continue
 			}
 			keep = append(keep, i)
-			next = append(next, int32(best))
-			tokens[i] = append(tokens[i], int32(best))
+			next = append(next, int32(tok))
+			tokens[i] = append(tokens[i], int32(tok))
 			pos[i] = append(pos[i], x)
 			score[i] += float64(x)
 		}
@@ -242,6 +258,9 @@ func (r *run) greedy(lp *engine.Tensor) {
 			return
 		}
 		sent, tokens, pos, score = pick(sent, keep), pick(tokens, keep), pick(pos, keep), pick(score, keep)
+		if kept != nil {
+			kept(keep)
+		}
 		r.s.st.state.Reorder(keep)
 		lp = r.s.step(next)
 	}

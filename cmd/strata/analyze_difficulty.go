@@ -88,16 +88,9 @@ func runDifficulty(w io.Writer, f *difficultyFlags, args []string) error {
 	if f.model == "" || f.source == "" || f.reference == "" || f.out == "" {
 		return fmt.Errorf("analyze difficulty: --model, --source, --reference and --out are required")
 	}
-	srcs, err := readTextLines(f.source)
+	srcs, refs, err := readAligned(f.source, f.reference)
 	if err != nil {
-		return err
-	}
-	refs, err := readTextLines(f.reference)
-	if err != nil {
-		return err
-	}
-	if len(srcs) != len(refs) {
-		return fmt.Errorf("analyze difficulty: %s has %d lines but %s has %d", f.source, len(srcs), f.reference, len(refs))
+		return fmt.Errorf("analyze difficulty: %w", err)
 	}
 	systems, err := parseSystems(args, len(srcs))
 	if err != nil {

@@ -65,20 +65,28 @@ func readTextLines(path string) ([]string, error) {
 	return lines, nil
 }
 
+// readAligned reads a source file and its references, which must have
+// the same number of lines.
+func readAligned(source, reference string) (srcs, refs []string, err error) {
+	if srcs, err = readTextLines(source); err != nil {
+		return nil, nil, err
+	}
+	if refs, err = readTextLines(reference); err != nil {
+		return nil, nil, err
+	}
+	if len(srcs) != len(refs) {
+		return nil, nil, fmt.Errorf("%s has %d lines but %s has %d", source, len(srcs), reference, len(refs))
+	}
+	return srcs, refs, nil
+}
+
 func runScoreNLL(f *scoreFlags) error {
 	if f.model == "" || f.source == "" || f.reference == "" {
 		return fmt.Errorf("score-nll: --model, --source and --reference are required")
 	}
-	srcs, err := readTextLines(f.source)
+	srcs, refs, err := readAligned(f.source, f.reference)
 	if err != nil {
-		return err
-	}
-	refs, err := readTextLines(f.reference)
-	if err != nil {
-		return err
-	}
-	if len(srcs) != len(refs) {
-		return fmt.Errorf("score-nll: %s has %d lines but %s has %d", f.source, len(srcs), f.reference, len(refs))
+		return fmt.Errorf("score-nll: %w", err)
 	}
 	opt := decode.Defaults()
 	tr, err := newTranslator(f.model, f.dataDir, opt, f.threads)
