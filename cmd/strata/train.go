@@ -145,8 +145,12 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "%s after %d updates (%d epochs); best valid nll %.3f bits; %.0f target tokens/s; run in %s\n",
-		res.Stopped, res.Updates, res.Epochs, res.BestValid, res.TokensPerS, o.SaveDir)
+	best := "no validation yet"
+	if res.BestValid != 0 {
+		best = fmt.Sprintf("best valid nll %.3f bits", res.BestValid)
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "%s after %d updates (%d epochs); %s; %.0f target tokens/s; run in %s\n",
+		res.Stopped, res.Updates, res.Epochs, best, res.TokensPerS, o.SaveDir)
 	if ctx.Err() != nil {
 		return interruptedError{fmt.Sprintf("training interrupted at update %d (checkpoint saved): rerun with --resume to continue", res.Updates)}
 	}
