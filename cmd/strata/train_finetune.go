@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -45,6 +44,6 @@ func finetuneModel(cmd *cobra.Command, f trainFlags, ds *data.Dataset, seed uint
 	if err := model.SetParams(m, from.Params().List()); err != nil {
 		return nil, fmt.Errorf("train: --set changed the shape of %s: %w", path, err)
 	}
-	fmt.Fprintf(os.Stderr, "fine-tuning %s (%s)\n", path, c.Summary())
+	fmt.Fprintf(cmd.ErrOrStderr(), "fine-tuning %s (%s)\n", path, c.Summary())
 	return m, nil
 }
