@@ -21,33 +21,34 @@ import (
 var DifficultyNames = []string{"Simple", "Ordinary", "Difficult", "Challenging"}
 
 // Difficulty returns s(x, y) = mean + standard deviation of each pair's
-// loss over checkpoints; losses[k][i] is checkpoint k's -log P(y_i|x_i).
-// The deviation is the population one (divided by K), as the paper's
-// Std[·] of K observed losses; it is 0 for one checkpoint.
-func Difficulty(losses [][]float64) ([]float64, error) {
+// loss over checkpoints, and the mean alone; losses[k][i] is checkpoint
+// k's -log P(y_i|x_i). The deviation is the population one (divided by
+// K), as the paper's Std[·] of K observed losses; it is 0 for one
+// checkpoint.
+func Difficulty(losses [][]float64) (score, mean []float64, err error) {
 	if len(losses) == 0 {
-		return nil, fmt.Errorf("difficulty: no checkpoint losses")
+		return nil, nil, fmt.Errorf("difficulty: no checkpoint losses")
 	}
 	n := len(losses[0])
 	for k, l := range losses {
 		if len(l) != n {
-			return nil, fmt.Errorf("difficulty: checkpoint %d scored %d pairs, checkpoint 1 scored %d", k+1, len(l), n)
+			return nil, nil, fmt.Errorf("difficulty: checkpoint %d scored %d pairs, checkpoint 1 scored %d", k+1, len(l), n)
 		}
 	}
-	out := make([]float64, n)
+	score, mean = make([]float64, n), make([]float64, n)
 	kf := float64(len(losses))
-	for i := range out {
+	for i := range score {
 		var sum, sq float64
 		for _, l := range losses {
 			sum += l[i]
 		}
-		mean := sum / kf
+		mean[i] = sum / kf
 		for _, l := range losses {
-			sq += (l[i] - mean) * (l[i] - mean)
+			sq += (l[i] - mean[i]) * (l[i] - mean[i])
 		}
-		out[i] = mean + math.Sqrt(sq/kf)
+		score[i] = mean[i] + math.Sqrt(sq/kf)
 	}
-	return out, nil
+	return score, mean, nil
 }
 
 // Buckets sorts line indices by score, easiest first (ties by line), and
@@ -83,8 +84,8 @@ func BucketName(b, n int) string {
 	return fmt.Sprintf("Q%d", b+1)
 }
 
-// BucketBLEU scores hyps against refs on each bucket's lines.
-func BucketBLEU(hyps, refs []string, buckets [][]int, opts metrics.BLEUOptions) ([]metrics.BLEUScore, error) {
+// BucketBLEU scores hyps against refs on each bucket's lines with bleu.
+func BucketBLEU(bleu *metrics.BLEU, hyps, refs []string, buckets [][]int) ([]metrics.BLEUScore, error) {
 	if len(hyps) != len(refs) {
 		return nil, fmt.Errorf("difficulty: %d hypotheses for %d references", len(hyps), len(refs))
 	}
@@ -94,7 +95,7 @@ func BucketBLEU(hyps, refs []string, buckets [][]int, opts metrics.BLEUOptions) 
 		for k, i := range lines {
 			h[k], r[k] = hyps[i], refs[i]
 		}
-		s, err := metrics.CorpusBLEU(h, [][]string{r}, opts)
+		s, err := bleu.Corpus(h, [][]string{r})
 		if err != nil {
 			return nil, err
 		}

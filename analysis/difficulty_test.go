@@ -10,14 +10,17 @@ import (
 
 func TestDifficultyIsMeanPlusStd(t *testing.T) {
 	// pair 0: losses 1 and 3 (mean 2, population std 1); pair 1: 2 and 2.
-	got, err := Difficulty([][]float64{{1, 2}, {3, 2}})
+	got, mean, err := Difficulty([][]float64{{1, 2}, {3, 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if math.Abs(got[0]-3) > 1e-12 || math.Abs(got[1]-2) > 1e-12 {
 		t.Fatalf("Difficulty = %v, want [3 2]", got)
 	}
-	if _, err := Difficulty([][]float64{{1, 2}, {3}}); err == nil {
+	if mean[0] != 2 || mean[1] != 2 {
+		t.Fatalf("mean losses %v, want [2 2]", mean)
+	}
+	if _, _, err := Difficulty([][]float64{{1, 2}, {3}}); err == nil {
 		t.Fatal("checkpoints scoring different numbers of pairs: no error")
 	}
 }
@@ -46,7 +49,11 @@ func TestBucketsSplitSortedScores(t *testing.T) {
 func TestBucketBLEUScoresEachBucket(t *testing.T) {
 	refs := []string{"the cat sat on the mat", "a dog ran in the park today", "the cat sat on the mat", "a dog ran in the park today"}
 	hyps := []string{refs[0], "x y z w v u", refs[2], "x y z w v u"}
-	got, err := BucketBLEU(hyps, refs, [][]int{{0, 2}, {1, 3}}, metrics.BLEUOptions{})
+	bleu, err := metrics.NewBLEU(metrics.BLEUOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := BucketBLEU(bleu, hyps, refs, [][]int{{0, 2}, {1, 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,8 @@ func runDifficulty(w io.Writer, f *difficultyFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := metrics.NewBLEU(metrics.BLEUOptions{Tokenize: f.tokenize}); err != nil {
+	bleu, err := metrics.NewBLEU(metrics.BLEUOptions{Tokenize: f.tokenize})
+	if err != nil {
 		return err // before the scoring, which takes minutes
 	}
 	cks, err := decode.LastCheckpoints(f.model, f.last)
@@ -107,7 +108,7 @@ func runDifficulty(w io.Writer, f *difficultyFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	scores, err := analysis.Difficulty(losses)
+	scores, mean, err := analysis.Difficulty(losses)
 	if err != nil {
 		return err
 	}
@@ -115,12 +116,12 @@ func runDifficulty(w io.Writer, f *difficultyFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := buildDifficultyReport(systems, refs, buckets, scores, f.tokenize)
+	rep, err := buildDifficultyReport(bleu, systems, refs, buckets, scores)
 	if err != nil {
 		return err
 	}
-	rep.Checkpoints, rep.PerToken = cks, f.perToken
-	return writeDifficulty(w, f.out, rep, buckets, losses, scores)
+	rep.Checkpoints, rep.Tokenize, rep.PerToken = cks, f.tokenize, f.perToken
+	return writeDifficulty(w, f.out, rep, buckets, scores, mean)
 }
 
 // checkpointLosses scores every reference under each checkpoint:

@@ -37,14 +37,14 @@ type difficultySystem struct {
 	BLEU []float64 `json:"bleu"`
 }
 
-func buildDifficultyReport(systems []system, refs []string, buckets [][]int, scores []float64, tok string) (*difficultyReport, error) {
-	rep := &difficultyReport{Tokenize: tok}
+func buildDifficultyReport(bleu *metrics.BLEU, systems []system, refs []string, buckets [][]int, scores []float64) (*difficultyReport, error) {
+	rep := &difficultyReport{}
 	for b, lines := range buckets {
 		lo, hi := scores[lines[0]], scores[lines[len(lines)-1]]
 		rep.Buckets = append(rep.Buckets, difficultyBucket{Name: analysis.BucketName(b, len(buckets)), Lines: len(lines), MinScore: lo, MaxScore: hi})
 	}
 	for _, s := range systems {
-		bl, err := analysis.BucketBLEU(s.hyps, refs, buckets, metrics.BLEUOptions{Tokenize: tok})
+		bl, err := analysis.BucketBLEU(bleu, s.hyps, refs, buckets)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Path, err)
 		}
@@ -57,7 +57,7 @@ func buildDifficultyReport(systems []system, refs []string, buckets [][]int, sco
 	return rep, nil
 }
 
-func writeDifficulty(w io.Writer, dir string, rep *difficultyReport, buckets [][]int, losses [][]float64, scores []float64) error {
+func writeDifficulty(w io.Writer, dir string, rep *difficultyReport, buckets [][]int, scores, mean []float64) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -71,11 +71,7 @@ func writeDifficulty(w io.Writer, dir string, rep *difficultyReport, buckets [][
 		bw := bufio.NewWriter(fw)
 		fmt.Fprintln(bw, "line\tscore\tmean_loss\tbucket")
 		for i, s := range scores {
-			var mean float64
-			for _, l := range losses {
-				mean += l[i]
-			}
-			fmt.Fprintf(bw, "%d\t%.4f\t%.4f\t%s\n", i+1, s, mean/float64(len(losses)), bucketOf[i])
+			fmt.Fprintf(bw, "%d\t%.4f\t%.4f\t%s\n", i+1, s, mean[i], bucketOf[i])
 		}
 		return bw.Flush()
 	})
