@@ -95,15 +95,11 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) error {
 	if err != nil {
 		return err
 	}
-	var m model.Model
-	if f.finetuneFrom != "" {
-		if m, err = finetuneModel(cmd, f, ds, o.Seed); err != nil {
-			return err
-		}
-		o.Model = m.Config()
-	} else if o.Model, err = modelConfig(f, ds); err != nil {
+	m, err := trainModel(cmd, f, ds, o.Seed)
+	if err != nil {
 		return err
 	}
+	o.Model = m.Config()
 	if err := parseAdam(&o, f); err != nil {
 		return err
 	}
@@ -136,11 +132,6 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if m == nil {
-		if m, err = model.New(o.Model, o.Seed); err != nil {
-			return err
-		}
-	}
 	res, err := train.RunModel(ctx, o, m, train.DataSource{B: b}, valid)
 	if err != nil {
 		return err
@@ -155,6 +146,19 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) error {
 		return interruptedError{fmt.Sprintf("training interrupted at update %d (checkpoint saved): rerun with --resume to continue", res.Updates)}
 	}
 	return nil
+}
+
+// trainModel is the model to train: the fine-tuned one with
+// --finetune-from, else a new one from the preset or model config.
+func trainModel(cmd *cobra.Command, f trainFlags, ds *data.Dataset, seed uint64) (model.Model, error) {
+	if f.finetuneFrom != "" {
+		return finetuneModel(cmd, f, ds, seed)
+	}
+	c, err := modelConfig(f, ds)
+	if err != nil {
+		return nil, err
+	}
+	return model.New(c, seed)
 }
 
 func modelConfig(f trainFlags, ds *data.Dataset) (model.Config, error) {
