@@ -91,7 +91,7 @@ func checkTorchParity(t *testing.T, py, norm string) {
 	spec := paritySpec{Norm: norm, Pad: int32(cfg.PadID), LabelSmoothing: opts.LabelSmoothing,
 		Params: map[string][]float32{}, Optim: map[string]float64{"lr": opts.LR, "warmup": float64(opts.WarmupUpdates),
 			"warmup_init": opts.WarmupInitLR, "beta1": opts.Adam.Beta1, "beta2": opts.Adam.Beta2, "eps": opts.Adam.Eps}}
-	spec.Config.Vocab, spec.Config.Dim, spec.Config.FFN, spec.Config.Heads, spec.Config.Layers = 40, 32, 64, 4, 2
+	spec.Config.Vocab, spec.Config.Dim, spec.Config.FFN, spec.Config.Heads, spec.Config.Layers = cfg.SrcVocab, cfg.DModel, cfg.FFN, cfg.Heads, cfg.EncoderLayers
 	for _, p := range m.Params().List() {
 		spec.Params[p.Name] = append([]float32(nil), p.Data...)
 	}
