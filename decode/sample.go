@@ -101,12 +101,12 @@ func drawToken(row []float32, o Sampling, rng *rand.Rand, work []float64, idx []
 	if len(cand) == 0 {
 		return -1
 	}
-	cut := (o.TopK > 0 && o.TopK < len(cand)) || (o.TopP > 0 && o.TopP < 1)
-	if cut {
+	topK, topP := o.TopK > 0 && o.TopK < len(cand), o.TopP > 0 && o.TopP < 1
+	if topK || topP {
 		slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(row[b], row[a]) })
-		if o.TopK > 0 && o.TopK < len(cand) {
-			cand = cand[:o.TopK]
-		}
+	}
+	if topK {
+		cand = cand[:o.TopK]
 	}
 	p := work[:len(cand)]
 	var sum float64
@@ -114,7 +114,7 @@ func drawToken(row []float32, o Sampling, rng *rand.Rand, work []float64, idx []
 		p[k] = math.Exp((float64(row[j]) - top) / temp)
 		sum += p[k]
 	}
-	if o.TopP > 0 && o.TopP < 1 {
+	if topP {
 		// smallest prefix of the sorted candidates holding TopP of the mass
 		var acc float64
 		for k := range p {
