@@ -23,6 +23,10 @@ spread evenly from the lowest to the top (L1 is the lowest) over the first
 --updates updates, to PREFIX-RUNNAME.png.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, runs []string) error {
+			var opts []plot.Option
+			if logY {
+				opts = append(opts, plot.LogY())
+			}
 			for _, run := range runs {
 				layers, err := analysis.ReadEncoderGradNorms(filepath.Join(run, "metrics.jsonl"), updates)
 				if err != nil {
@@ -34,10 +38,6 @@ spread evenly from the lowest to the top (L1 is the lowest) over the first
 				}
 				name := filepath.Base(filepath.Clean(run))
 				path := fmt.Sprintf("%s-%s.png", out, name)
-				var opts []plot.Option
-				if logY {
-					opts = append(opts, plot.LogY())
-				}
 				if err := plot.Lines(path, "Gradient norm of encoder layers: "+name, "update", "gradient norm", series, opts...); err != nil {
 					return err
 				}
