@@ -241,10 +241,19 @@ func TestMatrixOutputs(t *testing.T) {
 		t.Errorf("heat map: %d bytes, not a PNG with content", len(png))
 	}
 	var sb strings.Builder
-	if err := SummaryMarkdown(&sb, []SummaryRow{{"PostNorm", res}}); err != nil {
+	noPivot := *res
+	noPivot.PivotZeroShot = nil
+	rows := []SummaryRow{{"PostNorm", res}, {"NoPivot", &noPivot}, {"PreNorm", res}}
+	if err := SummaryMarkdown(&sb, rows); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(sb.String(), "| pivot through en (PostNorm) | 100.00 (0.00%)") {
-		t.Errorf("summary:\n%s", sb.String())
+	// one pivot row per system that has pivot results, none for the other
+	for _, want := range []string{"| pivot through en (PostNorm) | 100.00 (0.00%)", "| pivot through en (PreNorm) | 100.00 (0.00%)"} {
+		if !strings.Contains(sb.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, sb.String())
+		}
+	}
+	if strings.Contains(sb.String(), "(NoPivot) |") {
+		t.Errorf("summary has a pivot row for a system without pivot results:\n%s", sb.String())
 	}
 }
