@@ -94,9 +94,11 @@ func (m *DLCL) Encode(g *engine.Graph, src []int32, b, s int, opt Collect) *Enco
 	x := m.embed(g, m.Emb.Src, src, s, 0)
 	out.Embedded = x
 	x = m.Enc.run(g, x, len(m.Transformer.Enc), func(i int, in *engine.Tensor) *engine.Tensor {
-		y, p := m.Transformer.Enc[i].Forward(g, in, b, s, out.KeyPad)
-		collect(out, y, p, opt)
-		return y
+		return encoderLayer(g, opt, func() *engine.Tensor {
+			y, p := m.Transformer.Enc[i].Forward(g, in, b, s, out.KeyPad)
+			collect(out, y, p, opt)
+			return y
+		})
 	})
 	if m.cfg.FinalNorm && m.cfg.EncoderNorm != NormPost {
 		x = m.EncLN.Apply(g, x)

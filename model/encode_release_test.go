@@ -12,9 +12,10 @@ import (
 // graph, which keeps everything for backward, and of an inference run that
 // collects the states (and so releases nothing), while holding less.
 func TestInferenceEncoderReleaseKeepsOutput(t *testing.T) {
-	post, pre, msc := tinyConfig(NormPost), tinyConfig(NormPre), tinyDeep("msc", NormPre)
-	post.EncoderLayers, pre.EncoderLayers, msc.EncoderLayers = 6, 6, 6
-	for _, cfg := range []Config{post, pre, msc} {
+	cfgs := []Config{tinyConfig(NormPost), tinyConfig(NormPre), tinyDeep("msc", NormPre),
+		tinyDeep("dlcl", NormPre), tinyDeep("dlcl", NormPost), tinyDeep("transparent", NormPre)}
+	for _, cfg := range cfgs {
+		cfg.EncoderLayers = 6
 		cfg.Dropout = 0
 		name := cfg.Arch + "/" + cfg.EncoderNorm
 		m, err := New(cfg, 7)

@@ -38,9 +38,11 @@ func (m *Transparent) Encode(g *engine.Graph, src []int32, b, s int, opt Collect
 	out.Embedded = x
 	hs := []*engine.Tensor{x}
 	for _, l := range m.Enc {
-		var p *engine.Tensor
-		x, p = l.Forward(g, x, b, s, out.KeyPad)
-		collect(out, x, p, opt)
+		x = encoderLayer(g, opt, func() *engine.Tensor {
+			y, p := l.Forward(g, x, b, s, out.KeyPad)
+			collect(out, y, p, opt)
+			return y
+		})
 		hs = append(hs, x)
 	}
 	norm := m.cfg.FinalNorm && m.cfg.EncoderNorm != NormPost
