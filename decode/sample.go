@@ -102,11 +102,12 @@ func drawToken(row []float32, o Sampling, rng *rand.Rand, work []float64, idx []
 		return -1
 	}
 	topK, topP := o.TopK > 0 && o.TopK < len(cand), o.TopP > 0 && o.TopP < 1
-	if topK || topP {
-		slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(row[b], row[a]) })
-	}
-	if topK {
-		cand = cand[:o.TopK]
+	switch {
+	case topK:
+		// a top-p cut after a top-k one only reads the first k
+		cand = topKOrdered(row, cand, o.TopK)
+	case topP:
+		slices.SortStableFunc(cand, func(a, b int) int { return before(row, a, b) })
 	}
 	p := work[:len(cand)]
 	var sum float64
@@ -133,4 +134,49 @@ func drawToken(row []float32, o Sampling, rng *rand.Rand, work []float64, idx []
 		}
 	}
 	return cand[len(cand)-1] // rounding left u ≥ 0 at the end
+}
+
+// before orders token indices by descending score, ties by ascending index:
+// the order of a stable descending sort of the row.
+func before(row []float32, a, b int) int {
+	if c := cmp.Compare(row[b], row[a]); c != 0 {
+		return c
+	}
+	return cmp.Compare(a, b)
+}
+
+// topKOrdered returns the first k of cand in before's order, in that order,
+// using cand's own storage. A size-k heap (O(V log k)) instead of sorting
+// the whole vocabulary row (O(V log V)) each step: cand[:k] holds the heap,
+// rooted at the worst kept token, while the rest of cand is scanned.
+func topKOrdered(row []float32, cand []int, k int) []int {
+	h := cand[:k]
+	worse := func(i, j int) bool { return before(row, h[i], h[j]) > 0 }
+	down := func(i int) {
+		for {
+			w, l, r := i, 2*i+1, 2*i+2
+			if l < k && worse(l, w) {
+				w = l
+			}
+			if r < k && worse(r, w) {
+				w = r
+			}
+			if w == i {
+				return
+			}
+			h[i], h[w] = h[w], h[i]
+			i = w
+		}
+	}
+	for i := k/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for _, j := range cand[k:] {
+		if before(row, j, h[0]) < 0 {
+			h[0] = j
+			down(0)
+		}
+	}
+	slices.SortFunc(h, func(a, b int) int { return before(row, a, b) })
+	return h
 }

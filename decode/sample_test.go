@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -106,6 +107,58 @@ func TestDrawTokenDistribution(t *testing.T) {
 	if tok := drawToken(blocked, Sampling{}, rand.New(rand.NewPCG(1, 2)), make([]float64, 2), make([]int, 2)); tok != -1 {
 		t.Fatalf("all tokens blocked: drew %d, want -1", tok)
 	}
+}
+
+// The heap selection of a top-k cut keeps exactly the first k tokens of a
+// stable descending sort, in that order, ties and blocked tokens included.
+func TestTopKOrderedMatchesStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 200; trial++ {
+		v := 1 + rng.IntN(60)
+		row := make([]float32, v)
+		for j := range row {
+			row[j] = float32(rng.IntN(8)) // few values: many ties
+		}
+		all := make([]int, v)
+		for j := range all {
+			all[j] = j
+		}
+		want := slices.Clone(all)
+		slices.SortStableFunc(want, func(a, b int) int { return cmp.Compare(row[b], row[a]) })
+		k := 1 + rng.IntN(v)
+		if got := topKOrdered(row, slices.Clone(all), k); !slices.Equal(got, want[:k]) {
+			t.Fatalf("row %v, k=%d: got %v, want %v", row, k, got, want[:k])
+		}
+	}
+}
+
+// The top-k cut over a vocabulary-sized row, by the heap selection and by
+// the stable sort of the whole row it replaced (the reference).
+func BenchmarkTopK10(b *testing.B) {
+	const v = 10613
+	rng := rand.New(rand.NewPCG(5, 6))
+	row := make([]float32, v)
+	for j := range row {
+		row[j] = float32(rng.NormFloat64()) - 10
+	}
+	idx := make([]int, v)
+	fill := func() {
+		for j := range idx {
+			idx[j] = j
+		}
+	}
+	b.Run("heap", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			fill()
+			topKOrdered(row, idx, 10)
+		}
+	})
+	b.Run("stable-sort", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			fill()
+			slices.SortStableFunc(idx, func(a, c int) int { return cmp.Compare(row[c], row[a]) })
+		}
+	})
 }
 
 func TestSamplingOptionsValidate(t *testing.T) {
