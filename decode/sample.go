@@ -102,21 +102,26 @@ func drawToken(row []float32, o Sampling, rng *rand.Rand, work []float64, idx []
 		return -1
 	}
 	topK, topP := o.TopK > 0 && o.TopK < len(cand), o.TopP > 0 && o.TopP < 1
+	weight := func(j int) float64 { return math.Exp((float64(row[j]) - top) / temp) }
 	switch {
 	case topK:
-		// a top-p cut after a top-k one only reads the first k
 		cand = topKOrdered(row, cand, o.TopK)
 	case topP:
-		slices.SortStableFunc(cand, func(a, b int) int { return before(row, a, b) })
+		// the smallest best-first prefix holding TopP of the mass
+		var total, acc float64
+		for _, j := range cand {
+			total += weight(j)
+		}
+		cand = bestFirst(row, cand, func(j int) bool { acc += weight(j); return acc >= o.TopP*total })
 	}
 	p := work[:len(cand)]
 	var sum float64
 	for k, j := range cand {
-		p[k] = math.Exp((float64(row[j]) - top) / temp)
+		p[k] = weight(j)
 		sum += p[k]
 	}
-	if topP {
-		// smallest prefix of the sorted candidates holding TopP of the mass
+	if topK && topP {
+		// top-p within the k kept tokens, which are in order
 		var acc float64
 		for k := range p {
 			acc += p[k]
@@ -145,38 +150,68 @@ func before(row []float32, a, b int) int {
 	return cmp.Compare(a, b)
 }
 
-// topKOrdered returns the first k of cand in before's order, in that order,
-// using cand's own storage. A size-k heap (O(V log k)) instead of sorting
-// the whole vocabulary row (O(V log V)) each step: cand[:k] holds the heap,
-// rooted at the worst kept token, while the rest of cand is scanned.
+// A top-k or top-p cut needs the most probable tokens in order; sorting the
+// whole vocabulary row every step (O(V log V), about 8 ms for 10k tokens)
+// would cost more than the step's matrix products, so both cuts use heaps
+// over cand's own storage (go test ./decode -bench Cut).
+
+// topKOrdered returns the first k of cand in before's order, in that order:
+// a size-k heap rooted at the worst kept token, O(V log k).
 func topKOrdered(row []float32, cand []int, k int) []int {
 	h := cand[:k]
-	worse := func(i, j int) bool { return before(row, h[i], h[j]) > 0 }
-	down := func(i int) {
-		for {
-			w, l, r := i, 2*i+1, 2*i+2
-			if l < k && worse(l, w) {
-				w = l
-			}
-			if r < k && worse(r, w) {
-				w = r
-			}
-			if w == i {
-				return
-			}
-			h[i], h[w] = h[w], h[i]
-			i = w
-		}
-	}
+	worse := func(a, b int) bool { return before(row, h[a], h[b]) > 0 }
 	for i := k/2 - 1; i >= 0; i-- {
-		down(i)
+		siftDown(h, i, k, worse)
 	}
 	for _, j := range cand[k:] {
 		if before(row, j, h[0]) < 0 {
 			h[0] = j
-			down(0)
+			siftDown(h, 0, k, worse)
 		}
 	}
 	slices.SortFunc(h, func(a, b int) int { return before(row, a, b) })
 	return h
+}
+
+// bestFirst pops cand's tokens in before's order until done, called with
+// each popped token, says enough, and returns them in that order: a heap of
+// the whole row, O(V + k log V) for k popped tokens, for a top-p cut whose
+// k is not known in advance.
+func bestFirst(row []float32, cand []int, done func(j int) bool) []int {
+	better := func(a, b int) bool { return before(row, cand[a], cand[b]) < 0 }
+	for i := len(cand)/2 - 1; i >= 0; i-- {
+		siftDown(cand, i, len(cand), better)
+	}
+	// popped tokens collect at the end, best last
+	end := len(cand)
+	for end > 0 {
+		end--
+		cand[0], cand[end] = cand[end], cand[0]
+		siftDown(cand, 0, end, better)
+		if done(cand[end]) {
+			break
+		}
+	}
+	out := cand[end:]
+	slices.Reverse(out)
+	return out
+}
+
+// siftDown restores the heap h[:n] below i, where up(a, b) says that the
+// element at a belongs above the one at b.
+func siftDown(h []int, i, n int, up func(a, b int) bool) {
+	for {
+		w, l, r := i, 2*i+1, 2*i+2
+		if l < n && up(l, w) {
+			w = l
+		}
+		if r < n && up(r, w) {
+			w = r
+		}
+		if w == i {
+			return
+		}
+		h[i], h[w] = h[w], h[i]
+		i = w
+	}
 }

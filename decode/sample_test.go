@@ -109,9 +109,9 @@ func TestDrawTokenDistribution(t *testing.T) {
 	}
 }
 
-// The heap selection of a top-k cut keeps exactly the first k tokens of a
-// stable descending sort, in that order, ties and blocked tokens included.
-func TestTopKOrderedMatchesStableSort(t *testing.T) {
+// The heaps behind the top-k and top-p cuts give exactly the first k tokens
+// of a stable descending sort, in that order, ties included.
+func TestCutsMatchStableSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := 0; trial < 200; trial++ {
 		v := 1 + rng.IntN(60)
@@ -127,19 +127,26 @@ func TestTopKOrderedMatchesStableSort(t *testing.T) {
 		slices.SortStableFunc(want, func(a, b int) int { return cmp.Compare(row[b], row[a]) })
 		k := 1 + rng.IntN(v)
 		if got := topKOrdered(row, slices.Clone(all), k); !slices.Equal(got, want[:k]) {
-			t.Fatalf("row %v, k=%d: got %v, want %v", row, k, got, want[:k])
+			t.Fatalf("top-k: row %v, k=%d: got %v, want %v", row, k, got, want[:k])
+		}
+		n := 0
+		if got := bestFirst(row, slices.Clone(all), func(int) bool { n++; return n == k }); !slices.Equal(got, want[:k]) {
+			t.Fatalf("best-first: row %v, k=%d: got %v, want %v", row, k, got, want[:k])
 		}
 	}
 }
 
-// The top-k cut over a vocabulary-sized row, by the heap selection and by
-// the stable sort of the whole row it replaced (the reference).
-func BenchmarkTopK10(b *testing.B) {
+// The cuts over a vocabulary-sized row of a peaked distribution: top-k 10,
+// top-p 0.9, and the stable sort of the whole row both replaced (the
+// reference).
+func BenchmarkCut(b *testing.B) {
 	const v = 10613
 	rng := rand.New(rand.NewPCG(5, 6))
 	row := make([]float32, v)
+	var total float64
 	for j := range row {
-		row[j] = float32(rng.NormFloat64()) - 10
+		row[j] = float32(3 * rng.NormFloat64())
+		total += math.Exp(float64(row[j]))
 	}
 	idx := make([]int, v)
 	fill := func() {
@@ -147,11 +154,20 @@ func BenchmarkTopK10(b *testing.B) {
 			idx[j] = j
 		}
 	}
-	b.Run("heap", func(b *testing.B) {
+	b.Run("topk10-heap", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			fill()
 			topKOrdered(row, idx, 10)
 		}
+	})
+	b.Run("topp0.9-heap", func(b *testing.B) {
+		popped := 0
+		for i := 0; i < b.N; i++ {
+			fill()
+			var acc float64
+			popped += len(bestFirst(row, idx, func(j int) bool { acc += math.Exp(float64(row[j])); return acc >= 0.9*total }))
+		}
+		b.ReportMetric(float64(popped)/float64(b.N), "tokens/op")
 	})
 	b.Run("stable-sort", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
