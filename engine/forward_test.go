@@ -208,3 +208,26 @@ func TestLayerNormGradDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// LogMeanExp against log(mean(exp)) in float64, with blocked (-Inf)
+// entries in one member and in all members.
+func TestLogMeanExpForward(t *testing.T) {
+	inf := float32(math.Inf(-1))
+	a := []float32{-1, -2.5, inf, inf, -30, 0}
+	b := []float32{-3, -0.1, -4, inf, -80, 0}
+	g := NewInference()
+	y := g.LogMeanExp(g.Const(a, 2, 3), g.Const(b, 2, 3))
+	for i := range a {
+		want := math.Log((math.Exp(float64(a[i])) + math.Exp(float64(b[i]))) / 2)
+		got := float64(y.Data[i])
+		if math.IsInf(want, -1) != math.IsInf(got, -1) || (!math.IsInf(want, -1) && math.Abs(got-want) > 1e-6*max(1, math.Abs(want))) {
+			t.Errorf("element %d: LogMeanExp(%v, %v) = %v, want %v", i, a[i], b[i], got, want)
+		}
+	}
+	one := g.LogMeanExp(g.Const(a, 2, 3))
+	for i, x := range a {
+		if one.Data[i] != x && !(math.IsInf(float64(x), -1) && math.IsInf(float64(one.Data[i]), -1)) {
+			t.Errorf("one member: element %d is %v, want %v", i, one.Data[i], x)
+		}
+	}
+}
