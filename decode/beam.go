@@ -85,7 +85,7 @@ func (r *run) beam(lp *engine.Tensor) {
 			return
 		}
 		groups, tokens, pos, score = next, nTok, nPos, nScore
-		r.s.st.state.Reorder(parents)
+		r.s.st.reorder(parents)
 		lp = r.s.step(feed)
 	}
 }

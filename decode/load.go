@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/model"
@@ -11,14 +12,34 @@ import (
 	"github.com/strata-nmt/strata/train"
 )
 
-// Bundle is what translation needs: a model and the vocabulary and tag
-// scheme of the data it was trained on.
+// Bundle is what translation needs: a model (or an ensemble) and the
+// vocabulary and tag scheme of the data it was trained on.
 type Bundle struct {
 	Model     model.Model
 	Vocab     *data.Vocab
 	Seq       data.Sequencer
 	ModelPath string
 	DataDir   string
+	// Models holds every model loaded, Model first: more than one makes
+	// an ensemble (LoadEnsemble).
+	Models     []model.Model
+	ModelPaths []string
+}
+
+// Searcher prepares a searcher over the bundle's model or ensemble.
+func (b *Bundle) Searcher(opt Options) (*Searcher, error) {
+	if len(b.Models) == 0 { // a bundle put together by hand
+		return NewSearcher(b.Model, opt)
+	}
+	return NewEnsembleSearcher(b.Models, opt)
+}
+
+// Name names the model, or the ensemble's models joined by " + ".
+func (b *Bundle) Name() string {
+	if len(b.ModelPaths) > 1 {
+		return strings.Join(b.ModelPaths, " + ")
+	}
+	return b.ModelPath
 }
 
 // ModelFile is the name of an exported model in a run directory.
@@ -44,6 +65,16 @@ func Load(modelPath, dataDir string) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
+	m, err := loadFor(path, v, dataDir)
+	if err != nil {
+		return nil, err
+	}
+	return &Bundle{Model: m, Vocab: v, Seq: seq, ModelPath: path, DataDir: dataDir,
+		Models: []model.Model{m}, ModelPaths: []string{path}}, nil
+}
+
+// loadFor loads a model file and checks that it fits vocabulary v.
+func loadFor(path string, v *data.Vocab, dataDir string) (model.Model, error) {
 	m, err := model.Load(path)
 	if err != nil {
 		return nil, err
@@ -52,7 +83,60 @@ func Load(modelPath, dataDir string) (*Bundle, error) {
 		return nil, fmt.Errorf("%s has vocabularies of %d/%d tokens but %s has %d: model and data directory do not belong together",
 			path, c.SrcVocab, c.TgtVocab, dataDir, v.Size())
 	}
-	return &Bundle{Model: m, Vocab: v, Seq: seq, ModelPath: path, DataDir: dataDir}, nil
+	return m, nil
+}
+
+// LoadEnsemble loads several models (files or run directories, as Load
+// takes them) to decode as an ensemble, with the vocabulary of dataDir or,
+// when empty, of the first model's run. A further model whose run was
+// trained on another data directory must have the same vocabulary and tag
+// scheme: its token ids mean the same only then.
+func LoadEnsemble(paths []string, dataDir string) (*Bundle, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no model given (--model)")
+	}
+	b, err := Load(paths[0], dataDir)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paths[1:] {
+		path, runDir, err := resolveModel(p)
+		if err != nil {
+			return nil, err
+		}
+		if info, err := train.ReadRunInfo(runDir); err == nil && info.DataDir != b.DataDir {
+			if err := sameVocab(b, info.DataDir); err != nil {
+				return nil, fmt.Errorf("ensemble member %s: %w", p, err)
+			}
+		}
+		m, err := loadFor(path, b.Vocab, b.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		b.Models, b.ModelPaths = append(b.Models, m), append(b.ModelPaths, path)
+	}
+	return b, nil
+}
+
+// sameVocab checks that data directory dir has b's vocabulary (every
+// token, in order) and tag scheme.
+func sameVocab(b *Bundle, dir string) error {
+	v, seq, err := OpenVocab(dir)
+	if err != nil {
+		return err
+	}
+	if seq.Scheme != b.Seq.Scheme {
+		return fmt.Errorf("trained with tag scheme %s on %s, the ensemble decodes with %s of %s", seq.Scheme, dir, b.Seq.Scheme, b.DataDir)
+	}
+	if v.Size() != b.Vocab.Size() {
+		return fmt.Errorf("trained on %s, whose vocabulary has %d tokens, not the %d of %s", dir, v.Size(), b.Vocab.Size(), b.DataDir)
+	}
+	for id := int32(0); int(id) < v.Size(); id++ {
+		if v.Token(id) != b.Vocab.Token(id) {
+			return fmt.Errorf("trained on %s, whose token %d is %q where %s has %q", dir, id, v.Token(id), b.DataDir, b.Vocab.Token(id))
+		}
+	}
+	return nil
 }
 
 // ModelPath is the model file Load would read for a file or run directory.

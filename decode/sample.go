@@ -74,7 +74,7 @@ func (r *run) sample(lp *engine.Tensor) {
 	}
 	// The first step ran one row per sentence; give each sample its row.
 	lp = r.s.g.GatherRows(lp, sent)
-	r.s.st.state.Reorder(sent)
+	r.s.st.reorder(sent)
 	work, idx := make([]float64, lp.Cols()), make([]int, lp.Cols())
 	r.extendRows(lp, sent, func(i int, row []float32) int {
 		return drawToken(row, r.s.opt.Sampling, rngs[i], work, idx)

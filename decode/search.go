@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -11,33 +12,50 @@ import (
 	"github.com/strata-nmt/strata/model"
 )
 
-// Searcher decodes batches of sentences with one model. It owns two
-// inference graphs (one for the encoder, reset per batch, one reset every
-// step) and the decoder state buffers, which it recycles across batches; it
-// is not safe for concurrent use (kernels are parallel inside).
+// Searcher decodes batches of sentences with one model or an ensemble. It
+// owns two inference graphs (one for the encoder, reset per batch, one reset
+// every step) and the decoder state buffers, which it recycles across
+// batches; it is not safe for concurrent use (kernels are parallel inside).
 type Searcher struct {
-	m       model.Model
+	ms      []model.Model
 	opt     Options
 	pad     int32
 	encG, g *engine.Graph
-	st      *stepper
+	st      members
 }
 
 // NewSearcher checks the options and prepares a searcher.
 func NewSearcher(m model.Model, opt Options) (*Searcher, error) {
+	return NewEnsembleSearcher([]model.Model{m}, opt)
+}
+
+// NewEnsembleSearcher prepares a searcher that decodes with the mean of the
+// models' next-token distributions. The models must share the vocabulary
+// (and so the data directory) they were trained with.
+func NewEnsembleSearcher(ms []model.Model, opt Options) (*Searcher, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	return &Searcher{m: m, opt: opt, pad: int32(m.Config().PadID),
-		encG: engine.NewInference(), g: engine.NewInference(), st: newStepper(m, false)}, nil
+	if len(ms) == 0 {
+		return nil, fmt.Errorf("decode: no model to search with")
+	}
+	c0 := ms[0].Config()
+	for i, m := range ms[1:] {
+		if c := m.Config(); c.SrcVocab != c0.SrcVocab || c.TgtVocab != c0.TgtVocab || c.PadID != c0.PadID {
+			return nil, fmt.Errorf("ensemble member %d has vocabularies of %d/%d tokens (pad %d), member 1 %d/%d (pad %d): they were not trained on the same data",
+				i+2, c.SrcVocab, c.TgtVocab, c.PadID, c0.SrcVocab, c0.TgtVocab, c0.PadID)
+		}
+	}
+	return &Searcher{ms: ms, opt: opt, pad: int32(c0.PadID),
+		encG: engine.NewInference(), g: engine.NewInference(), st: newMembers(ms, false)}, nil
 }
 
 // ForceRecompute makes the searcher re-run the decoder over whole prefixes
 // even when the model decodes incrementally (tests compare the two).
-func (s *Searcher) ForceRecompute() { s.st = newStepper(s.m, true) }
+func (s *Searcher) ForceRecompute() { s.st = newMembers(s.ms, true) }
 
 // Incremental reports whether steps use cached decoder state.
-func (s *Searcher) Incremental() bool { return s.st.inc != nil }
+func (s *Searcher) Incremental() bool { return s.st.incremental() }
 
 // Options returns the search options.
 func (s *Searcher) Options() Options { return s.opt }
@@ -81,12 +99,12 @@ func (s *Searcher) Search(srcs [][]int32, prefix []int32) [][]Hypothesis {
 	// recomputing fallback reads the encoder output at every step, so it
 	// keeps it in a graph of its own.
 	eg := s.encG
-	if s.st.inc != nil {
+	if s.st.incremental() {
 		eg = s.g
 	}
 	s.encG.Reset()
 	s.g.Reset()
-	enc := s.m.Encode(eg, src, b, width, model.Collect{})
+	encs := s.st.encode(eg, src, b, width)
 	rows := b * s.opt.Beam
 	switch {
 	case s.opt.Greedy:
@@ -94,7 +112,7 @@ func (s *Searcher) Search(srcs [][]int32, prefix []int32) [][]Hypothesis {
 	case s.opt.Sampling.On:
 		rows = b * s.opt.NBest
 	}
-	s.st.start(eg, enc, rows, len(prefix)+longest)
+	s.st.start(eg, encs, rows, len(prefix)+longest)
 	for _, t := range prefix[:len(prefix)-1] {
 		s.step(fill(b, t))
 	}
@@ -137,7 +155,7 @@ func fill(n int, t int32) []int32 {
 // next token (valid until the next step).
 func (s *Searcher) step(tokens []int32) *engine.Tensor {
 	s.g.Reset()
-	return s.g.LogSoftmax(s.st.step(s.g, tokens))
+	return s.st.step(s.g, tokens)
 }
 
 // run is the search over one batch.
@@ -261,7 +279,7 @@ func (r *run) extendRows(lp *engine.Tensor, sent []int, choose func(i int, row [
 		if kept != nil {
 			kept(keep)
 		}
-		r.s.st.state.Reorder(keep)
+		r.s.st.reorder(keep)
 		lp = r.s.step(next)
 	}
 }

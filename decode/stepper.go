@@ -49,6 +49,65 @@ func (s *stepper) step(g *engine.Graph, tokens []int32) *engine.Tensor {
 	return s.state.(*recomputeState).step(g, tokens)
 }
 
+// members are the models of an ensemble (one for a single model), each
+// with its own decoder state. A step feeds every member the same tokens and
+// combines their next-token distributions by the mean of probabilities, as
+// fairseq's ensemble does (log of the mean, not the mean of
+// log-probabilities): a hypothesis one member rules out stays possible.
+type members []*stepper
+
+func newMembers(ms []model.Model, forceRecompute bool) members {
+	out := make(members, len(ms))
+	for i, m := range ms {
+		out[i] = newStepper(m, forceRecompute)
+	}
+	return out
+}
+
+// incremental reports whether every member decodes from cached state.
+func (ms members) incremental() bool {
+	for _, s := range ms {
+		if s.inc == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// encode runs every member's encoder over the same source in g.
+func (ms members) encode(g *engine.Graph, src []int32, b, s int) []*model.EncoderOut {
+	encs := make([]*model.EncoderOut, len(ms))
+	for i, st := range ms {
+		encs[i] = st.m.Encode(g, src, b, s, model.Collect{})
+	}
+	return encs
+}
+
+func (ms members) start(g *engine.Graph, encs []*model.EncoderOut, maxRows, maxLen int) {
+	for i, s := range ms {
+		s.start(g, encs[i], maxRows, maxLen)
+	}
+}
+
+// step returns the (combined) next-token log-probabilities in g.
+func (ms members) step(g *engine.Graph, tokens []int32) *engine.Tensor {
+	if len(ms) == 1 {
+		return g.LogSoftmax(ms[0].step(g, tokens))
+	}
+	lps := make([]*engine.Tensor, len(ms))
+	for i, s := range ms {
+		lps[i] = g.LogSoftmax(s.step(g, tokens))
+	}
+	return g.LogMeanExp(lps...)
+}
+
+// reorder keeps, in every member, the state rows given in order.
+func (ms members) reorder(rows []int) {
+	for _, s := range ms {
+		s.state.Reorder(rows)
+	}
+}
+
 // recomputeState implements model.DecoderState for models without
 // incremental decoding: it keeps each row's fed tokens and runs the full
 // decoder over them at every step.

@@ -107,7 +107,7 @@ func (s *Server) translate(cache map[int]*decode.Translator, r Request) ([]strin
 	if !ok {
 		o := s.opt.Search
 		o.Beam, o.Greedy = beam, beam == 1
-		sr, err := decode.NewSearcher(s.b.Model, o)
+		sr, err := s.b.Searcher(o)
 		if err != nil {
 			return nil, err
 		}
@@ -162,7 +162,7 @@ func (s *Server) handleTranslate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, rep.err)
 		return
 	}
-	writeJSON(w, http.StatusOK, Response{Translations: rep.out, Model: s.b.ModelPath,
+	writeJSON(w, http.StatusOK, Response{Translations: rep.out, Model: s.b.Name(),
 		Millis: float64(time.Since(start).Microseconds()) / 1000})
 }
 

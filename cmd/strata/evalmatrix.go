@@ -137,7 +137,7 @@ func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
 }
 
 func matrixTranslator(model, dataDir string, f *evalMatrixFlags) (*decode.Translator, error) {
-	tr, err := newTranslator(model, dataDir, f.opt, f.threads)
+	tr, err := newTranslator([]string{model}, dataDir, f.opt, f.threads)
 	if err != nil {
 		return nil, err
 	}

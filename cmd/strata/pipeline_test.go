@@ -56,6 +56,13 @@ func TestCLIPipeline(t *testing.T) {
 	run(t, "average", "--dir", runDir, "--last", "1", "--output", avg)
 	run(t, "translate", "--model", avg, "--data", filepath.Join(dir, "data"), "--input", src, "--output", hyp+".avg",
 		"--greedy", "--max-len-a", "1", "--max-len-b", "5")
+	// an ensemble of a model with itself has the model's distribution, so it
+	// decodes exactly as the model alone
+	run(t, "translate", "--model", avg, "--model", avg, "--data", filepath.Join(dir, "data"), "--input", src, "--output", hyp+".ens",
+		"--greedy", "--max-len-a", "1", "--max-len-b", "5")
+	if a, b := readFile(t, hyp+".avg"), readFile(t, hyp+".ens"); a != b {
+		t.Errorf("an ensemble of a model with itself translated differently from the model")
+	}
 	// fine-tuning starts from the trained weights: the first update runs at
 	// the warm-up's initial rate, 0, so they come out unchanged
 	ft := filepath.Join(dir, "ft")

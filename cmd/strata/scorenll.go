@@ -89,7 +89,7 @@ func runScoreNLL(f *scoreFlags) error {
 		return fmt.Errorf("score-nll: %w", err)
 	}
 	opt := decode.Defaults()
-	tr, err := newTranslator(f.model, f.dataDir, opt, f.threads)
+	tr, err := newTranslator([]string{f.model}, f.dataDir, opt, f.threads)
 	if err != nil {
 		return err
 	}

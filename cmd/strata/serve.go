@@ -17,11 +17,12 @@ import (
 )
 
 func init() {
-	var modelPath, dataDir, addr string
+	var models []string
+	var dataDir, addr string
 	o := serve.Options{Workers: 1, Search: decode.Defaults()}
 	o.Search.MaxLenA, o.Search.MaxLenB = 1.2, 10
 	cmd := &cobra.Command{
-		Use:   "serve --model RUN [--addr :8080]",
+		Use:   "serve --model RUN [--model RUN2 ...] [--addr :8080]",
 		Short: "Serve translations over HTTP (POST /translate, GET /health)",
 		Long: `Loads a model once and answers JSON requests:
 
@@ -31,7 +32,7 @@ Requests may set "beam" and "pivot". --workers decoders run in parallel,
 each with --threads kernel threads; further requests wait their turn.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			b, err := decode.Load(modelPath, dataDir)
+			b, err := decode.LoadEnsemble(models, dataDir)
 			if err != nil {
 				return err
 			}
@@ -48,7 +49,7 @@ each with --threads kernel threads; further requests wait their turn.`,
 				defer cancel()
 				srv.Shutdown(shut)
 			}()
-			fmt.Fprintf(cmd.ErrOrStderr(), "serving %s (%s) on %s\n", b.ModelPath, b.Model.Config().Summary(), addr)
+			fmt.Fprintf(cmd.ErrOrStderr(), "serving %s (%s) on %s\n", b.Name(), b.Model.Config().Summary(), addr)
 			if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}
@@ -56,7 +57,7 @@ each with --threads kernel threads; further requests wait their turn.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&modelPath, "model", "", "run directory or model file")
+	fl.StringArrayVar(&models, "model", nil, "run directory or model file (repeat for an ensemble)")
 	fl.StringVar(&dataDir, "data", "", "data directory (default: the run's)")
 	fl.StringVar(&addr, "addr", "localhost:8080", "listen address")
 	fl.IntVar(&o.Workers, "workers", o.Workers, "decoders running in parallel")

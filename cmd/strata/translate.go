@@ -16,12 +16,13 @@ import (
 
 // translateFlags holds strata translate's options.
 type translateFlags struct {
-	model, dataDir, input, output string
-	src, tgt, pivot               string
-	opt                           decode.Options
-	batch, maxTokens, buffer      int
-	maxSrcLen, threads            int
-	scores                        bool
+	models                   []string
+	dataDir, input, output   string
+	src, tgt, pivot          string
+	opt                      decode.Options
+	batch, maxTokens, buffer int
+	maxSrcLen, threads       int
+	scores                   bool
 }
 
 // searchFlags registers the search options shared by translate and the
@@ -49,20 +50,22 @@ func searchFlags(cmd *cobra.Command, o *decode.Options) {
 func init() {
 	var f translateFlags
 	cmd := &cobra.Command{
-		Use:   "translate --model RUN_OR_FILE [--data DIR] --src-lang X --tgt-lang Y [--input F] [--output F]",
+		Use:   "translate --model RUN_OR_FILE [--model ...] [--data DIR] --src-lang X --tgt-lang Y [--input F] [--output F]",
 		Short: "Translate text with beam search (stdin to stdout by default)",
 		Long: `Translates one sentence per line, keeping input order and empty lines, with
 fairseq's beam search over incremental decoder state. Input is read and
 translated --buffer lines at a time (sorted by length into batches), so memory
 stays bounded for any input size. The model is a run directory (model.bin,
 else checkpoint_best.bin, else checkpoint_last.bin; the data directory comes
-from its run.json unless --data is given) or a model/checkpoint file.
---pivot en translates X→en→Y in one command. See docs/decoding.md.`,
+from its run.json unless --data is given) or a model/checkpoint file; repeat
+--model to decode with an ensemble (the mean of the models' next-token
+probabilities, as fairseq's --path a.pt:b.pt). --pivot en translates
+X→en→Y in one command. See docs/decoding.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTranslate(cmd, &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.model, "model", "", "run directory or model/checkpoint file")
+	fl.StringArrayVar(&f.models, "model", nil, "run directory or model/checkpoint file (repeat for an ensemble)")
 	fl.StringVar(&f.dataDir, "data", "", "prepared data directory (default: the run's, from run.json)")
 	fl.StringVar(&f.input, "input", "-", "input file (- for standard input)")
 	fl.StringVar(&f.output, "output", "-", "output file (- for standard output; written atomically)")
@@ -80,10 +83,10 @@ from its run.json unless --data is given) or a model/checkpoint file.
 }
 
 func runTranslate(cmd *cobra.Command, f *translateFlags) error {
-	if f.model == "" {
+	if len(f.models) == 0 {
 		return fmt.Errorf("translate: --model is required")
 	}
-	tr, err := newTranslator(f.model, f.dataDir, f.opt, f.threads)
+	tr, err := newTranslator(f.models, f.dataDir, f.opt, f.threads)
 	if err != nil {
 		return err
 	}
@@ -107,12 +110,13 @@ func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 	return nil
 }
 
-func newTranslator(modelPath, dataDir string, o decode.Options, threads int) (*decode.Translator, error) {
-	b, err := decode.Load(modelPath, dataDir)
+// newTranslator loads one model, or several as an ensemble, for decoding.
+func newTranslator(models []string, dataDir string, o decode.Options, threads int) (*decode.Translator, error) {
+	b, err := decode.LoadEnsemble(models, dataDir)
 	if err != nil {
 		return nil, err
 	}
-	s, err := decode.NewSearcher(b.Model, o)
+	s, err := b.Searcher(o)
 	if err != nil {
 		return nil, err
 	}
