@@ -16,9 +16,13 @@ type Options struct {
 	Model model.Config `yaml:"model"`
 	Seed  uint64       `yaml:"seed"`
 
-	LR             float64    `yaml:"lr"`
-	WarmupUpdates  int        `yaml:"warmup_updates"`
-	WarmupInitLR   float64    `yaml:"warmup_init_lr"`
+	LR            float64 `yaml:"lr"`
+	WarmupUpdates int     `yaml:"warmup_updates"`
+	WarmupInitLR  float64 `yaml:"warmup_init_lr"`
+	// LRScheduler names the decay after warm-up (NewSchedule; empty:
+	// inverse_sqrt); MinLR is where cosine and polynomial_decay end.
+	LRScheduler    string     `yaml:"lr_scheduler"`
+	MinLR          float64    `yaml:"min_lr"`
 	Adam           AdamConfig `yaml:"-"`
 	ClipNorm       float64    `yaml:"clip_norm"`
 	LabelSmoothing float32    `yaml:"label_smoothing"`
@@ -79,5 +83,13 @@ func (o *Options) validate() error {
 	case o.LabelSmoothing < 0 || o.LabelSmoothing >= 1:
 		return fmt.Errorf("train: label_smoothing must be in [0, 1)")
 	}
+	if _, err := o.schedule(); err != nil {
+		return err
+	}
 	return o.Model.Validate()
+}
+
+// schedule builds the learning-rate schedule the options describe.
+func (o *Options) schedule() (Schedule, error) {
+	return NewSchedule(o.LRScheduler, o.LR, o.WarmupInitLR, o.WarmupUpdates, o.MaxUpdate, o.MinLR)
 }

@@ -159,6 +159,38 @@ func TestInverseSqrtSchedule(t *testing.T) {
 	}
 }
 
+// Each schedule at the ends of its warm-up and decay, and halfway: the
+// values fairseq's schedulers give for the same settings.
+func TestSchedules(t *testing.T) {
+	const peak, minLR, warm, total = 1e-3, 1e-5, 100, 1100
+	cases := []struct {
+		name string
+		at   map[int]float64
+	}{
+		{SchedInverseSqrt, map[int]float64{0: 0, 50: 5e-4, 100: peak, 400: 5e-4}},
+		{SchedCosine, map[int]float64{0: 0, 50: 5e-4, 100: peak, 600: (peak + minLR) / 2, 1100: minLR, 5000: minLR}},
+		{SchedPolynomial, map[int]float64{0: 0, 50: 5e-4, 100: peak, 350: minLR + 0.75*(peak-minLR), 1100: minLR, 5000: minLR}},
+		{SchedFixed, map[int]float64{0: 0, 50: 5e-4, 100: peak, 5000: peak}},
+	}
+	for _, c := range cases {
+		s, err := NewSchedule(c.name, peak, 0, warm, total, minLR)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, want := range c.at {
+			if got := s.LR(n); math.Abs(got-want) > 1e-12 {
+				t.Errorf("%s: lr after %d updates is %g, want %g", c.name, n, got, want)
+			}
+		}
+	}
+	if _, err := NewSchedule(SchedCosine, peak, 0, warm, warm, 0); err == nil {
+		t.Error("cosine without updates after the warm-up was accepted")
+	}
+	if _, err := NewSchedule("step", peak, 0, warm, total, 0); err == nil {
+		t.Error("an unknown schedule was accepted")
+	}
+}
+
 func mean(xs []float64) float64 {
 	var s float64
 	for _, x := range xs {

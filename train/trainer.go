@@ -33,7 +33,7 @@ type run struct {
 	m     model.Model
 	g     *engine.Graph
 	adam  *Adam
-	sched InverseSqrt
+	sched Schedule
 	src   Source
 	valid []model.Batch
 	st    State
@@ -72,9 +72,12 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 	if err != nil {
 		return nil, err
 	}
+	sched, err := opts.schedule()
+	if err != nil {
+		return nil, err
+	}
 	r := &run{opts: opts, m: m, g: engine.NewGraph(opts.Seed), adam: adam, src: src, valid: valid,
-		sched: InverseSqrt{Peak: opts.LR, WarmupInit: opts.WarmupInitLR, Warmup: opts.WarmupUpdates},
-		st:    State{Epoch: 1}, validatedAt: -1}
+		sched: sched, st: State{Epoch: 1}, validatedAt: -1}
 	if opts.Threads > 0 {
 		r.g.SetThreads(opts.Threads)
 	}
