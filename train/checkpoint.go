@@ -21,9 +21,14 @@ type State struct {
 	BatchIndex int     `json:"batch_index"` // next batch of Epoch to train on
 	DropSeed   uint64  `json:"drop_seed"`
 	DropCount  uint64  `json:"drop_counter"`
-	BestValid  float64 `json:"best_valid"` // bits per token; 0 = none yet
-	BadValid   int     `json:"validations_without_improvement"`
-	AdamStep   int     `json:"adam_step"`
+	BestValid  float64 `json:"best_valid"` // best dev NLL, bits per token; 0 = none yet
+	// BestScore is the best value of Options.BestMetric when that is a
+	// score of the validation hook (BLEU): checkpoint_best and patience
+	// follow it instead of the NLL.
+	BestScore    float64 `json:"best_score,omitempty"`
+	HasBestScore bool    `json:"has_best_score,omitempty"`
+	BadValid     int     `json:"validations_without_improvement"`
+	AdamStep     int     `json:"adam_step"`
 }
 
 // checkpointMeta is the JSON header; "kind" lets model.Load accept a

@@ -150,6 +150,10 @@ func (l *logger) valid(st State, loss float64, extra map[string]float64) {
 		rec[k] = extra[k]
 		parts = append(parts, fmt.Sprintf(" | %s %.2f", k, extra[k]))
 	}
+	if l.opts.scoreMetric() {
+		rec["best_"+l.opts.BestMetric] = st.BestScore
+		parts = append(parts, fmt.Sprintf(" | best %s %.2f", l.opts.BestMetric, st.BestScore))
+	}
 	l.record(rec)
 	l.jw.Flush()
 	l.line(fmt.Sprintf("valid | epoch %d | update %d | nll %.3f bits | ppl %.2f | best %.3f%s",

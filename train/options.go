@@ -40,6 +40,10 @@ type Options struct {
 	KeepLast     int `yaml:"keep_last"`
 	// Patience: stop after this many validations without improvement (0: off).
 	Patience int `yaml:"patience"`
+	// BestMetric picks checkpoint_best and drives patience: "nll" (or
+	// empty), the dev NLL, lower is better; otherwise a value the
+	// ValidHook returns ("bleu"), higher is better.
+	BestMetric string `yaml:"best_checkpoint_metric"`
 	// MaxBadUpdates: stop after this many non-finite updates in a row.
 	MaxBadUpdates int `yaml:"max_bad_updates"`
 
@@ -83,6 +87,9 @@ func (o *Options) validate() error {
 	case o.LabelSmoothing < 0 || o.LabelSmoothing >= 1:
 		return fmt.Errorf("train: label_smoothing must be in [0, 1)")
 	}
+	if o.scoreMetric() && o.ValidHook == nil {
+		return fmt.Errorf("train: best_checkpoint_metric %q is a validation score, but no validation hook computes scores (strata train: --eval-bleu)", o.BestMetric)
+	}
 	if _, err := o.schedule(); err != nil {
 		return err
 	}
@@ -93,3 +100,7 @@ func (o *Options) validate() error {
 func (o *Options) schedule() (Schedule, error) {
 	return NewSchedule(o.LRScheduler, o.LR, o.WarmupInitLR, o.WarmupUpdates, o.MaxUpdate, o.MinLR)
 }
+
+// scoreMetric reports whether the best checkpoint follows a validation
+// score (higher is better) rather than the dev NLL.
+func (o *Options) scoreMetric() bool { return o.BestMetric != "" && o.BestMetric != "nll" }

@@ -225,3 +225,41 @@ func TestL2RestrictedToGroup(t *testing.T) {
 		t.Error("an unknown group must be an error")
 	}
 }
+
+// With a validation score as the best-checkpoint metric, checkpoint_best
+// is the update where the score peaked (not where the NLL was lowest) and
+// patience counts validations without a higher score.
+func TestBestCheckpointFollowsScore(t *testing.T) {
+	task := copyTask(10)
+	o := tinyOpts(t, 10)
+	o.MaxUpdate, o.ValidInterval, o.SaveInterval, o.Patience = 12, 2, 2, 3
+	o.BestMetric = "score"
+	scores := []float64{1, 5, 3, 4, 2, 6} // the peak at update 4, then three lower ones
+	calls := 0
+	o.ValidHook = func(model.Model) (map[string]float64, error) {
+		calls++
+		return map[string]float64{"score": scores[calls-1]}, nil
+	}
+	res, err := Run(context.Background(), o, task, task.Valid(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Updates != 10 || res.Stopped != "validation score did not improve for 3 validations" {
+		t.Fatalf("stopped at update %d (%q), want patience to stop it after the validation at 10", res.Updates, res.Stopped)
+	}
+	best, err := os.ReadFile(filepath.Join(o.SaveDir, bestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at4, err := os.ReadFile(filepath.Join(o.SaveDir, "checkpoint_4.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(best) != string(at4) {
+		t.Fatal("checkpoint_best.bin is not the checkpoint of update 4, where the score peaked")
+	}
+	o.ValidHook = nil
+	if _, err := Run(context.Background(), o, task, task.Valid(1)); err == nil || !strings.Contains(err.Error(), "--eval-bleu") {
+		t.Fatalf("a score metric without a hook: %v", err)
+	}
+}

@@ -118,7 +118,11 @@ func (r *run) done(start time.Time) (bool, string) {
 	case o.MaxEpoch > 0 && r.st.Epoch > o.MaxEpoch:
 		return true, fmt.Sprintf("reached max_epoch %d", o.MaxEpoch)
 	case o.Patience > 0 && r.st.BadValid >= o.Patience:
-		return true, fmt.Sprintf("validation loss did not improve for %d validations", o.Patience)
+		what := "validation loss"
+		if o.scoreMetric() {
+			what = "validation " + o.BestMetric
+		}
+		return true, fmt.Sprintf("%s did not improve for %d validations", what, o.Patience)
 	}
 	return false, ""
 }

@@ -1,7 +1,10 @@
 package train
 
 import (
+	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/model"
@@ -45,7 +48,20 @@ func (r *run) validate() error {
 	}
 	improved := r.st.BestValid == 0 || loss < r.st.BestValid
 	if improved {
-		r.st.BestValid, r.st.BadValid = loss, 0
+		r.st.BestValid = loss
+	}
+	if r.opts.scoreMetric() {
+		v, ok := extra[r.opts.BestMetric]
+		if !ok {
+			return fmt.Errorf("train: best_checkpoint_metric %q is not among the validation values %v", r.opts.BestMetric, slices.Sorted(maps.Keys(extra)))
+		}
+		improved = !r.st.HasBestScore || v > r.st.BestScore
+		if improved {
+			r.st.BestScore, r.st.HasBestScore = v, true
+		}
+	}
+	if improved {
+		r.st.BadValid = 0
 	} else {
 		r.st.BadValid++
 	}

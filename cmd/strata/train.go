@@ -79,6 +79,7 @@ checkpoint_best.bin), metrics to RUN/metrics.jsonl. Ctrl-C saves a checkpoint;
 	fl.IntVar(&o.SaveInterval, "save-interval-updates", 0, "checkpoint every N updates (0: each epoch)")
 	fl.IntVar(&o.KeepLast, "keep-last", o.KeepLast, "numbered checkpoints to keep")
 	fl.IntVar(&o.Patience, "patience", 0, "stop after N validations without improvement (0: off)")
+	fl.StringVar(&o.BestMetric, "best-checkpoint-metric", "nll", "what picks checkpoint_best.bin and drives --patience: nll (lower is better) or bleu (higher; needs --eval-bleu)")
 	fl.IntVar(&o.MaxBadUpdates, "max-bad-updates", o.MaxBadUpdates, "stop after N non-finite updates in a row")
 	fl.Uint64Var(&o.Seed, "seed", o.Seed, "random seed (initialisation, dropout, batch order)")
 	fl.BoolVar(&o.Resume, "resume", false, "continue from RUN/checkpoint_last.bin")
