@@ -1,13 +1,12 @@
 package analysis
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
+
+	"github.com/strata-nmt/strata/train"
 )
 
 // LayerGradNorms is one encoder layer's gradient norm over training
@@ -28,27 +27,16 @@ var encoderLayer = regexp.MustCompile(`^encoder\.(?:blocks\.(\d+)\.)?layers\.(\d
 // ReadEncoderGradNorms returns the encoder layers' gradient norms of the
 // training records up to maxUpdate (0: all), bottom layer first.
 func ReadEncoderGradNorms(path string, maxUpdate int) ([]*LayerGradNorms, error) {
-	f, err := os.Open(path)
+	recs, err := train.ReadMetrics(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	byKey := map[string]*LayerGradNorms{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for line := 1; sc.Scan(); line++ {
-		var rec struct {
-			Type   string             `json:"type"`
-			Update int                `json:"update"`
-			Norms  map[string]float64 `json:"layer_grad_norms"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
-		}
-		if rec.Type != "train" || rec.Norms == nil || (maxUpdate > 0 && rec.Update > maxUpdate) {
+	for _, rec := range recs {
+		if rec.Type != "train" || rec.LayerGradNorms == nil || (maxUpdate > 0 && rec.Update > maxUpdate) {
 			continue
 		}
-		for k, v := range rec.Norms {
+		for k, v := range rec.LayerGradNorms {
 			m := encoderLayer.FindStringSubmatch(k)
 			if m == nil {
 				continue
@@ -62,9 +50,6 @@ func ReadEncoderGradNorms(path string, maxUpdate int) ([]*LayerGradNorms, error)
 			}
 			s.Updates, s.Norms = append(s.Updates, float64(rec.Update)), append(s.Norms, v)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(byKey) == 0 {
 		return nil, fmt.Errorf("%s: no layer_grad_norms records (train with --log-grad-norms)", path)

@@ -2,8 +2,10 @@ package train
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -24,7 +26,10 @@ type Record struct {
 	LayerGradNorms map[string]float64 `json:"layer_grad_norms"`
 }
 
-// ReadMetrics reads RUN/metrics.jsonl (or a path to the file itself).
+// ReadMetrics reads RUN/metrics.jsonl (or a path to the file itself). A
+// last line without its newline that does not parse is a record that a
+// running training is still writing: it is left out, so that runs can be
+// read (plotted, analysed) while they train.
 func ReadMetrics(path string) ([]Record, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, "metrics.jsonl")
@@ -35,14 +40,26 @@ func ReadMetrics(path string) ([]Record, error) {
 	}
 	defer f.Close()
 	var out []Record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for line := 1; sc.Scan(); line++ {
-		var r Record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a metrics record: %v", path, line, err)
+	rd := bufio.NewReaderSize(f, 1<<20)
+	for line := 1; ; line++ {
+		b, err := rd.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		out = append(out, r)
+		complete := err == nil
+		if len(bytes.TrimSpace(b)) > 0 {
+			var r Record
+			if jerr := json.Unmarshal(b, &r); jerr != nil {
+				if !complete {
+					break // being written
+				}
+				return nil, fmt.Errorf("%s:%d: not a metrics record: %v", path, line, jerr)
+			}
+			out = append(out, r)
+		}
+		if !complete {
+			break
+		}
 	}
-	return out, sc.Err()
+	return out, nil
 }
