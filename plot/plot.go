@@ -65,6 +65,7 @@ func newPlot(title, xlabel, ylabel string) *gplot.Plot {
 	p.Title.TextStyle.Font.Size = vg.Points(13)
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
+	p.X.Tick.Marker, p.Y.Tick.Marker = linearTicks{}, linearTicks{}
 	return p
 }
 

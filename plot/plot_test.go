@@ -225,6 +225,29 @@ func TestLogTicks(t *testing.T) {
 	}
 }
 
+func TestLinearTicks(t *testing.T) {
+	for _, tc := range []struct {
+		min, max float64
+		want     string
+	}{
+		{11, 249, "50 100 150 200"},
+		{0, 800, "0 200 400 600 800"},
+		{0.02, 0.93, "0.2 0.4 0.6 0.8"},
+		{-1.5, 1.5, "-1.5 -1.0 -0.5 0.0 0.5 1.0 1.5"},
+		{7.8, 10.7, "8.0 8.5 9.0 9.5 10.0 10.5"},
+	} {
+		var got []string
+		for _, tk := range (linearTicks{}).Ticks(tc.min, tc.max) {
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("ticks(%g, %g) = %q, want %q", tc.min, tc.max, g, tc.want)
+		}
+	}
+}
+
 func TestSegmentsBreakAtUndrawablePoints(t *testing.T) {
 	s := Series{X: []float64{1, 2, 3, 4, 5, 6}, Y: []float64{1, math.NaN(), 3, 4, -1, 6}}
 	lengths := func(logY bool) []int {
