@@ -98,6 +98,30 @@ func TestBatcherEpoch(t *testing.T) {
 	}
 }
 
+// MaxSentences caps a batch's sentences below what MaxTokens allows, and
+// the epoch still covers every example once.
+func TestBatcherMaxSentences(t *testing.T) {
+	ds := openSmall(t)
+	train := ds.Splits["train"]
+	b, err := NewBatcher(train, ds.Sequencer(), BatcherOptions{MaxTokens: 1 << 16, MaxSentences: 3, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen, full := 0, 0
+	for _, bt := range epochBatches(t, b) {
+		if bt.B > 3 {
+			t.Fatalf("a batch of %d sentences with MaxSentences 3", bt.B)
+		}
+		if bt.B == 3 {
+			full++
+		}
+		seen += bt.B
+	}
+	if seen != train.Len() || full == 0 {
+		t.Fatalf("%d examples in the epoch (want %d), %d batches of 3", seen, train.Len(), full)
+	}
+}
+
 func TestBatcherResume(t *testing.T) {
 	ds := openSmall(t)
 	opt := BatcherOptions{MaxTokens: 100, Seed: 3}

@@ -20,7 +20,7 @@ import (
 type trainFlags struct {
 	dataDir, preset, modelConfig, trainSplit, validSplit string
 	sets, l2                                             []string
-	maxTokens, validMaxTokens                            int
+	maxTokens, validMaxTokens, maxSentences              int
 	temperature                                          float64
 	betas                                                string
 	evalBLEU                                             int
@@ -58,6 +58,7 @@ checkpoint_best.bin), metrics to RUN/metrics.jsonl. Ctrl-C saves a checkpoint;
 	fl.StringVar(&f.trainSplit, "train-split", "train", "split to train on")
 	fl.StringVar(&f.validSplit, "valid-split", "valid", "split to validate on (empty: none)")
 	fl.IntVar(&f.maxTokens, "max-tokens", 4096, "tokens per batch, padding included")
+	fl.IntVar(&f.maxSentences, "batch-size", 0, "sentences per batch at most (fairseq's --batch-size; 0: only --max-tokens bounds a batch)")
 	fl.IntVar(&f.validMaxTokens, "valid-max-tokens", 8192, "tokens per validation batch")
 	fl.Float64Var(&f.temperature, "temperature", 1, "sampling temperature over language pairs (1: proportional)")
 	fl.IntVar(&o.UpdateFreq, "update-freq", o.UpdateFreq, "accumulate gradients over this many batches per update")
@@ -110,7 +111,7 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) error {
 	if err != nil {
 		return err
 	}
-	b, err := data.NewBatcher(split, ds.Sequencer(), data.BatcherOptions{MaxTokens: f.maxTokens, Seed: o.Seed, Temperature: f.temperature})
+	b, err := data.NewBatcher(split, ds.Sequencer(), data.BatcherOptions{MaxTokens: f.maxTokens, MaxSentences: f.maxSentences, Seed: o.Seed, Temperature: f.temperature})
 	if err != nil {
 		return err
 	}
