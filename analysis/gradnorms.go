@@ -2,7 +2,9 @@ package analysis
 
 import (
 	"fmt"
+	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -82,4 +84,20 @@ func SpreadLayers(n, k int) []int {
 		out = append(out, j)
 	}
 	return out
+}
+
+// Median is the median of the layer's gradient norms over the updates read
+// (NaN when there are none): the plots are noisy, and the median is the
+// level a layer's curve sits at, unmoved by the spikes.
+func (l *LayerGradNorms) Median() float64 {
+	if len(l.Norms) == 0 {
+		return math.NaN()
+	}
+	xs := slices.Clone(l.Norms)
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,5 +54,19 @@ func TestSpreadLayers(t *testing.T) {
 		if got := SpreadLayers(c.n, c.k); !slices.Equal(got, c.want) {
 			t.Errorf("SpreadLayers(%d, %d) = %v, want %v", c.n, c.k, got, c.want)
 		}
+	}
+}
+
+func TestLayerGradNormsMedian(t *testing.T) {
+	for _, c := range []struct {
+		norms []float64
+		want  float64
+	}{{[]float64{3, 100, 1}, 3}, {[]float64{4, 1, 2, 50}, 3}, {[]float64{7}, 7}} {
+		if got := (&LayerGradNorms{Norms: c.norms}).Median(); got != c.want {
+			t.Errorf("median of %v = %v, want %v", c.norms, got, c.want)
+		}
+	}
+	if got := (&LayerGradNorms{}).Median(); !math.IsNaN(got) {
+		t.Errorf("median of nothing = %v, want NaN", got)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -20,7 +21,9 @@ func init() {
 		Long: `Reads the per-layer gradient norms that strata train --log-grad-norms writes to
 RUN/metrics.jsonl and plots, for each run, the norm of --lines encoder layers
 spread evenly from the lowest to the top (L1 is the lowest) over the first
---updates updates, to PREFIX-RUNNAME.png.`,
+--updates updates, to PREFIX-RUNNAME.png, and prints each drawn layer's
+median norm and the ratio of the lowest layer's median to the top one's
+(the paper's claim is that MSC balances them).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, runs []string) error {
 			var opts []plot.Option
@@ -33,8 +36,10 @@ spread evenly from the lowest to the top (L1 is the lowest) over the first
 					return err
 				}
 				var series []plot.Series
+				var medians []string
 				for _, i := range analysis.SpreadLayers(len(layers), lines) {
 					series = append(series, plot.Series{Name: fmt.Sprintf("L%d", i+1), X: layers[i].Updates, Y: layers[i].Norms})
+					medians = append(medians, fmt.Sprintf("L%d %.4g", i+1, layers[i].Median()))
 				}
 				name := filepath.Base(filepath.Clean(run))
 				path := fmt.Sprintf("%s-%s.png", out, name)
@@ -42,6 +47,9 @@ spread evenly from the lowest to the top (L1 is the lowest) over the first
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "wrote %s (%d of %d encoder layers)\n", path, len(series), len(layers))
+				bottom, top := layers[0], layers[len(layers)-1]
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: median gradient norm over %d updates: %s; bottom/top %.2f\n",
+					name, len(bottom.Norms), strings.Join(medians, ", "), bottom.Median()/top.Median())
 			}
 			return nil
 		},
