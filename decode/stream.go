@@ -81,21 +81,37 @@ func writeResult(w *bufio.Writer, line int, r Result, nbest int, scores bool) {
 	switch {
 	case nbest > 1:
 		if len(r.Hyps) == 0 { // empty input: one empty output
-			fmt.Fprintf(w, "%d\t0\t\n", line)
+			fmt.Fprintf(w, "%d\t0\t%s\n", line, r.text(-1))
 		}
 		for k, h := range r.Hyps {
-			fmt.Fprintf(w, "%d\t%s\t%s\n", line, formatScore(h.Score), r.Texts[k])
+			fmt.Fprintf(w, "%d\t%s\t%s\n", line, formatScore(h.Score), r.text(k))
 		}
 	case scores:
 		s := "0"
 		if len(r.Hyps) > 0 {
 			s = formatScore(r.Hyps[0].Score)
 		}
-		fmt.Fprintf(w, "%s\t%s\n", s, r.Best())
+		fmt.Fprintf(w, "%s\t%s\n", s, r.text(0))
 	default:
-		w.WriteString(r.Best())
+		w.WriteString(r.text(0))
 		w.WriteByte('\n')
 	}
+}
+
+// text is hypothesis k's output: its text, then " ||| " and its word
+// alignment when there is one (Marian's layout); k < 0 or beyond the
+// hypotheses is an empty line's.
+func (r Result) text(k int) string {
+	if k < 0 || k >= len(r.Texts) {
+		if r.Links != nil {
+			return " ||| "
+		}
+		return ""
+	}
+	if k < len(r.Links) {
+		return r.Texts[k] + " ||| " + FormatLinks(r.Links[k])
+	}
+	return r.Texts[k]
 }
 
 func formatScore(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }

@@ -24,6 +24,10 @@ type Translator struct {
 	// MaxSrcLen truncates longer encoder inputs (tag and EOS kept), so one
 	// runaway line cannot exhaust memory; a warning names the line.
 	MaxSrcLen int
+	// Align adds word alignments to every hypothesis (AlignWords, through
+	// decoder layer AlignLayer; an ensemble aligns with its first model).
+	Align      bool
+	AlignLayer int
 	// Warn receives warnings (nil: discard).
 	Warn io.Writer
 	// Stats accumulate over calls.
@@ -46,6 +50,8 @@ func NewTranslator(b *Bundle, s *Searcher) *Translator {
 type Result struct {
 	Hyps  []Hypothesis // best first; none for an empty line
 	Texts []string     // detokenised Hyps
+	// Links are the word alignments of Hyps, when the Translator aligns.
+	Links [][]Link
 }
 
 // Best is the best translation ("" for an empty line).
@@ -62,6 +68,9 @@ func (r Result) Best() string {
 func (t *Translator) Lines(lines []string, src, tgt, pivot string) ([]Result, error) {
 	var res []Result
 	var err error
+	if pivot != "" && t.Align {
+		return nil, fmt.Errorf("word alignment of pivoted translations is not supported: the last leg's source is the pivot text, not the input")
+	}
 	if pivot != "" {
 		var mid []Result
 		if mid, err = t.leg(lines, src, pivot, "pivot leg "+src+"-"+pivot+": "); err != nil {
@@ -162,6 +171,11 @@ func (t *Translator) leg(lines []string, src, tgt, what string) ([]Result, error
 	// Longest first, so that a batch too large for memory fails at once.
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(len(ids[b]), len(ids[a])) })
 	out := make([]Result, len(lines))
+	if t.Align {
+		for i := range out {
+			out[i].Links = [][]Link{} // empty lines too print " ||| "
+		}
+	}
 	for start := 0; start < len(order); {
 		end := t.batchEnd(order, ids, start)
 		srcs := make([][]int32, end-start)
@@ -169,9 +183,16 @@ func (t *Translator) leg(lines []string, src, tgt, what string) ([]Result, error
 			srcs[k] = ids[i]
 		}
 		for k, hyps := range t.S.Search(srcs, prefix) {
-			r := Result{Hyps: hyps}
+			r := Result{Hyps: hyps, Links: out[order[start+k]].Links}
 			for _, h := range hyps {
 				r.Texts = append(r.Texts, OutputLine(t.B.Vocab.Decode(h.Tokens)))
+				if t.Align {
+					links, err := AlignWords(t.B.Model, t.B.Vocab, srcs[k], prefix, h.Tokens, t.AlignLayer)
+					if err != nil {
+						return nil, fmt.Errorf("%sline %d: %w", what, t.Stats.Lines+order[start+k]+1, err)
+					}
+					r.Links = append(r.Links, links)
+				}
 			}
 			if len(hyps) > 0 {
 				t.Stats.Tokens += len(hyps[0].Tokens)

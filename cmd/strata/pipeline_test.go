@@ -63,6 +63,16 @@ func TestCLIPipeline(t *testing.T) {
 	if a, b := readFile(t, hyp+".avg"), readFile(t, hyp+".ens"); a != b {
 		t.Errorf("an ensemble of a model with itself translated differently from the model")
 	}
+	// word alignments follow each translation, which stays what it was
+	run(t, "translate", "--model", avg, "--data", filepath.Join(dir, "data"), "--input", src, "--output", hyp+".align",
+		"--greedy", "--max-len-a", "1", "--max-len-b", "5", "--alignment")
+	plain := strings.Split(readFile(t, hyp+".avg"), "\n")
+	for i, l := range strings.Split(strings.TrimRight(readFile(t, hyp+".align"), "\n"), "\n") {
+		text, links, ok := strings.Cut(l, " ||| ")
+		if !ok || text != plain[i] || (text != "" && links == "") {
+			t.Fatalf("--alignment line %d: %q (translation without it: %q)", i+1, l, plain[i])
+		}
+	}
 	// fine-tuning starts from the trained weights: the first update runs at
 	// the warm-up's initial rate, 0, so they come out unchanged
 	ft := filepath.Join(dir, "ft")

@@ -22,7 +22,8 @@ type translateFlags struct {
 	opt                      decode.Options
 	batch, maxTokens, buffer int
 	maxSrcLen, threads       int
-	scores                   bool
+	scores, align            bool
+	alignLayer               int
 }
 
 // searchFlags registers the search options shared by translate and the
@@ -78,6 +79,8 @@ X→en→Y in one command. See docs/decoding.md.`,
 	fl.IntVar(&f.maxSrcLen, "max-src-len", 1024, "truncate longer sources (with a warning)")
 	fl.IntVar(&f.threads, "threads", 0, "kernel threads (0: all cores)")
 	fl.BoolVar(&f.scores, "scores", false, "prefix each output with its score and a tab")
+	fl.BoolVar(&f.align, "alignment", false, "append \" ||| \" and word alignments (s-t pairs, 0-based) from the encoder attention, as Marian's --alignment hard")
+	fl.IntVar(&f.alignLayer, "alignment-layer", -1, "decoder layer whose encoder attention aligns, 0-based (-1: the penultimate)")
 	searchFlags(cmd, &f.opt)
 	rootCmd.AddCommand(cmd)
 }
@@ -91,6 +94,7 @@ func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 		return err
 	}
 	tr.BatchSize, tr.MaxTokens, tr.MaxSrcLen, tr.Warn = f.batch, f.maxTokens, f.maxSrcLen, os.Stderr
+	tr.Align, tr.AlignLayer = f.align, f.alignLayer
 	in, total, closeIn, err := openTranslateInput(f.input)
 	if err != nil {
 		return err
