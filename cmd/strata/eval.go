@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -24,6 +25,7 @@ type evalFlags struct {
 	chrfBeta           int
 	chrfEps, chrfSpace bool
 	rougeWhitespace    bool
+	ter                metrics.TEROptions
 	pairedBS           bool
 	bsSamples          int
 	seed               uint64
@@ -35,12 +37,13 @@ func init() {
 	var f evalFlags
 	cmd := &cobra.Command{
 		Use:   "eval --hyp H --ref R [--ref R2] [--metrics bleu,chrf]",
-		Short: "Score translations with SacreBLEU-exact BLEU/chrF, multi-bleu, ROUGE; paired bootstrap",
+		Short: "Score translations with SacreBLEU-exact BLEU/chrF/TER, multi-bleu, ROUGE; paired bootstrap",
 		Long: `Scores a hypothesis file against one or more reference files (one segment
 per line) and prints each metric with its SacreBLEU-style signature.
 
 Metrics: bleu (SacreBLEU 2.x), chrf (chrF, or chrF++ with --chrf-word-order 2),
-multi-bleu (Moses multi-bleu.perl on tokenised text), rouge (ROUGE-1/2/L F1).
+ter (SacreBLEU 2.x's TER, an error rate: lower is better), multi-bleu (Moses
+multi-bleu.perl on tokenised text), rouge (ROUGE-1/2/L F1).
 --paired-bs compares --hyp with --baseline by paired bootstrap resampling as
 sacreBLEU's paired_bs does. See docs/metrics.md.`,
 		Args: cobra.NoArgs,
@@ -51,9 +54,9 @@ sacreBLEU's paired_bs does. See docs/metrics.md.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.hyp, "hyp", "-", "hypothesis file, one segment per line (- for standard input)")
 	fl.StringArrayVar(&f.refs, "ref", nil, "reference file (repeat for several references)")
-	fl.StringSliceVar(&f.metricNames, "metrics", []string{"bleu", "chrf"}, "comma-separated: bleu, chrf, multi-bleu, rouge")
+	fl.StringSliceVar(&f.metricNames, "metrics", []string{"bleu", "chrf"}, "comma-separated: bleu, chrf, ter, multi-bleu, rouge")
 	fl.StringVar(&f.tokenize, "tokenize", "13a", "BLEU tokenizer: "+strings.Join(metrics.TokenizerNames(), ", "))
-	fl.BoolVar(&f.lowercase, "lowercase", false, "case-insensitive BLEU, chrF and multi-bleu (multi-bleu's -lc)")
+	fl.BoolVar(&f.lowercase, "lowercase", false, "case-insensitive BLEU, chrF and multi-bleu (multi-bleu's -lc); TER has its own --ter-case-sensitive")
 	fl.StringVar(&f.smooth, "smooth", "exp", "BLEU smoothing: exp, floor, add-k, none")
 	fl.Float64Var(&f.smoothValue, "smooth-value", 0, "value for floor (default 0.1) and add-k (default 1)")
 	fl.IntVar(&f.maxOrder, "max-ngram-order", metrics.DefaultMaxNgramOrder, "BLEU's maximum n-gram order")
@@ -63,6 +66,10 @@ sacreBLEU's paired_bs does. See docs/metrics.md.`,
 	fl.BoolVar(&f.chrfEps, "chrf-eps-smoothing", false, "chrF eps smoothing (chrF++.py, NLTK, Moses) instead of effective order")
 	fl.BoolVar(&f.chrfSpace, "chrf-whitespace", false, "keep whitespace in chrF character n-grams")
 	fl.BoolVar(&f.rougeWhitespace, "rouge-whitespace", false, "ROUGE: split on whitespace instead of ROUGE-1.5.5's ASCII tokenisation")
+	fl.BoolVar(&f.ter.CaseSensitive, "ter-case-sensitive", false, "TER: keep case (SacreBLEU's TER lowercases by default)")
+	fl.BoolVar(&f.ter.Normalized, "ter-normalized", false, "TER: tercom normalisation (unescape entities, split punctuation)")
+	fl.BoolVar(&f.ter.NoPunct, "ter-no-punct", false, "TER: remove the punctuation . , ? : ; ! \" ( )")
+	fl.BoolVar(&f.ter.AsianSupport, "ter-asian-support", false, "TER: split CJK characters (with --ter-normalized), remove CJK punctuation (with --ter-no-punct)")
 	fl.BoolVar(&f.pairedBS, "paired-bs", false, "paired bootstrap resampling of --hyp against --baseline")
 	fl.StringVar(&f.baseline, "baseline", "", "baseline system's file for --paired-bs")
 	fl.IntVar(&f.bsSamples, "paired-bs-n", metrics.DefaultBootstrapSamples, "bootstrap samples")
@@ -93,6 +100,9 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	}
 	if f.pairedBS && f.baseline == "" {
 		return fmt.Errorf("eval: --paired-bs needs --baseline")
+	}
+	if err := checkTERFlags(cmd, f.metricNames); err != nil {
+		return err
 	}
 	ms, err := buildMetrics(cmd, f)
 	if err != nil {
@@ -165,6 +175,32 @@ func readEvalInputs(hypPath string, refPaths []string) ([]string, [][]string, er
 	return hyps, refs, nil
 }
 
+// terFlagNames are the flags that only configure TER.
+var terFlagNames = []string{"ter-case-sensitive", "ter-normalized", "ter-no-punct", "ter-asian-support"}
+
+// checkTERFlags refuses TER options when TER is not among the metrics: the
+// option would silently change nothing.
+func checkTERFlags(cmd *cobra.Command, names []string) error {
+	for _, n := range names {
+		if strings.EqualFold(strings.TrimSpace(n), "ter") {
+			return nil
+		}
+	}
+	for _, fl := range terFlagNames {
+		if cmd.Flags().Changed(fl) {
+			return fmt.Errorf("eval: --%s configures TER, which --metrics does not include (add ter)", fl)
+		}
+	}
+	return nil
+}
+
+// lowerIsBetter reports the metrics where a lower score is better: TER,
+// an error rate. The rest are higher-is-better.
+func lowerIsBetter(m metrics.Metric) bool {
+	_, ok := m.(*metrics.TER)
+	return ok
+}
+
 func buildMetrics(cmd *cobra.Command, f *evalFlags) ([]namedMetric, error) {
 	bo := metrics.BLEUOptions{Tokenize: f.tokenize, Lowercase: f.lowercase, Smooth: f.smooth, MaxNgramOrder: f.maxOrder}
 	if cmd.Flags().Changed("smooth-value") {
@@ -195,6 +231,17 @@ func buildMetrics(cmd *cobra.Command, f *evalFlags) ([]namedMetric, error) {
 				s, err := c.Corpus(h, r)
 				return evalResult{s.Name, s.Score, s.Signature(), "", nil}, err
 			}})
+		case "ter":
+			tm, err := metrics.NewTER(f.ter)
+			if err != nil {
+				return nil, fmt.Errorf("eval: %w", err)
+			}
+			out = append(out, namedMetric{tm, func(h []string, r [][]string) (evalResult, error) {
+				s, err := tm.Corpus(h, r)
+				// SacreBLEU prints nothing after TER's score.
+				return evalResult{"TER", s.Score, s.Signature(), "",
+					map[string]any{"num_edits": s.NumEdits, "ref_length": s.RefLength}}, err
+			}})
 		case "multi-bleu":
 			mb := metrics.NewMultiBLEU(f.lowercase)
 			out = append(out, namedMetric{mb, func(h []string, r [][]string) (evalResult, error) {
@@ -213,7 +260,7 @@ func buildMetrics(cmd *cobra.Command, f *evalFlags) ([]namedMetric, error) {
 				}})
 			}
 		default:
-			return nil, fmt.Errorf("eval: unknown metric %q (want bleu, chrf, multi-bleu or rouge)", name)
+			return nil, fmt.Errorf("eval: unknown metric %q (want bleu, chrf, ter, multi-bleu or rouge)", name)
 		}
 	}
 	return out, nil
@@ -266,8 +313,13 @@ func printJSON(w io.Writer, width int, rs []evalResult) error {
 	return nil
 }
 
+// printPaired runs and prints the paired bootstrap test. The p-value is
+// sacreBLEU's, two-sided on |system - baseline|, so it holds for
+// lower-is-better TER as it is; only the reading of the scores differs,
+// which the output states.
 func printPaired(w io.Writer, f *evalFlags, ms []namedMetric, base, hyps []string, refs [][]string) error {
 	var results []metrics.PairedResult
+	var lower []bool
 	seed := f.seed
 	for _, nm := range ms {
 		r, err := metrics.PairedBootstrap(nm.m, base, hyps, refs, metrics.BootstrapOptions{Samples: f.bsSamples, Seed: &seed})
@@ -275,13 +327,15 @@ func printPaired(w io.Writer, f *evalFlags, ms []namedMetric, base, hyps []strin
 			return fmt.Errorf("eval: %s: %w", nm.m.Name(), err)
 		}
 		results = append(results, r)
+		lower = append(lower, lowerIsBetter(nm.m))
 	}
 	if f.jsonOut {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
-		for _, r := range results {
+		for i, r := range results {
 			if err := enc.Encode(map[string]any{"name": r.Metric, "score": r.System.Score, "signature": r.Signature,
-				"p_value": r.PValue, "baseline": r.Baseline, "system": r.System, "samples": r.Samples, "seed": r.Seed}); err != nil {
+				"p_value": r.PValue, "baseline": r.Baseline, "system": r.System, "samples": r.Samples, "seed": r.Seed,
+				"higher_is_better": !lower[i]}); err != nil {
 				return err
 			}
 		}
@@ -310,6 +364,9 @@ func printPaired(w io.Writer, f *evalFlags, ms []namedMetric, base, hyps []strin
 		return err
 	}
 	fmt.Fprintln(w, "\n* p < 0.05: the system differs from the baseline (sacreBLEU 2.x paired_bs p-value).")
+	if slices.Contains(lower, true) {
+		fmt.Fprintln(w, "TER is an error rate: lower is better. The p-value is two-sided, as in sacreBLEU.")
+	}
 	return nil
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,5 +44,69 @@ func TestEvalCommand(t *testing.T) {
 	err := rootCmd.Execute()
 	if err == nil || !strings.Contains(err.Error(), hyp+" has 3 lines") || !strings.Contains(err.Error(), short+" has 1") {
 		t.Errorf("mismatch error: %v", err)
+	}
+}
+
+// TER through the CLI, on the files above. SacreBLEU's TER counts 0, 3 and
+// 3 edits on the three lines (the best of the two references each time)
+// over average reference lengths 5.5, 4 and 5.5: 6/15 = 40%.
+func TestEvalTER(t *testing.T) {
+	t.Cleanup(func() { resetFlags(rootCmd); rootCmd.SetArgs(nil) })
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	hyp := write("hyp", "The dog bit the man.\nIt wasn't surprising.\nThe man had just bitten him.\n")
+	r1 := write("r1", "The dog bit the man.\nIt was not unexpected.\nThe man bit him first.\n")
+	r2 := write("r2", "The dog had bit the man.\nNo one was surprised.\nThe man had bitten the dog.\n")
+	base := write("base", "The dog bit a man.\nIt was surprising.\nThe man bit him.\n")
+	args := []string{"eval", "--hyp", hyp, "--ref", r1, "--ref", r2, "--metrics", "ter"}
+
+	out := run(t, args...)
+	for _, want := range []string{"TER     40.00", "TER     nrefs:2|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// Normalisation splits the final periods off: 6 edits over 18 words.
+	out = run(t, append(args, "--ter-normalized", "--ter-case-sensitive")...)
+	for _, want := range []string{"TER     33.33", "nrefs:2|case:mixed|tok:tercom|norm:yes|punct:yes|asian:no|"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("normalized output lacks %q:\n%s", want, out)
+		}
+	}
+
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(run(t, append(args, "--json")...)), &obj); err != nil {
+		t.Fatal(err)
+	}
+	if obj["name"] != "TER" || obj["score"] != 40.0 || obj["num_edits"] != 6.0 || obj["ref_length"] != 15.0 {
+		t.Errorf("JSON %v", obj)
+	}
+
+	// The baseline scores 33.33 against the system's 40: the system is
+	// worse, which the reader must know TER's direction to see.
+	out = run(t, append(args, "--paired-bs", "--baseline", base, "--paired-bs-n", "200")...)
+	for _, want := range []string{"33.33 (", "40.00 (", "nrefs:2|bs:200|seed:12345|case:lc|tok:tercom|", "TER is an error rate: lower is better"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("paired output lacks %q:\n%s", want, out)
+		}
+	}
+	if err := json.Unmarshal([]byte(run(t, append(args, "--paired-bs", "--baseline", base, "--paired-bs-n", "200", "--json")...)), &obj); err != nil {
+		t.Fatal(err)
+	}
+	if obj["higher_is_better"] != false || obj["p_value"] == nil {
+		t.Errorf("paired JSON %v", obj)
+	}
+
+	resetFlags(rootCmd)
+	rootCmd.SetErr(io.Discard)
+	rootCmd.SetArgs([]string{"eval", "--hyp", hyp, "--ref", r1, "--metrics", "bleu", "--ter-no-punct"})
+	if err := rootCmd.Execute(); err == nil || !strings.Contains(err.Error(), "--ter-no-punct configures TER") {
+		t.Errorf("TER flag without TER: %v", err)
 	}
 }

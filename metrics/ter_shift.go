@@ -1,0 +1,409 @@
+package metrics
+
+import (
+	"iter"
+	"math"
+	"slices"
+)
+
+// This file is TER's edit computation, following SacreBLEU 2.x's
+// metrics/lib_ter.py (translation_edit_rate, _shift, _find_shifted_pairs,
+// _perform_shift, trace_to_alignment, BeamEditDistance), which re-implements
+// tercom. Its limits and tie-breaking are kept exactly, since they decide
+// which shifts are found and so the score.
+
+// Limits of lib_ter.py. The first three come from tercom; the others are
+// SacreBLEU's own.
+const (
+	terMaxShiftSize       = 10    // longest block one shift moves
+	terMaxShiftDist       = 50    // largest distance between a block's hypothesis and reference starts
+	terBeamWidth          = 25    // half-width of the edit distance's band around the diagonal
+	terMaxShiftCandidates = 1000  // shifts evaluated per hypothesis-reference pair, all rounds together
+	terMaxCacheSize       = 10000 // matrix rows kept per reference
+
+	// terInfinity marks cells outside the beam. SacreBLEU uses 1e16; any
+	// value above every real cost, with room to add 1, behaves the same.
+	terInfinity = math.MaxInt32 / 2
+)
+
+// terWord is a word as an id: the position of its first occurrence in the
+// reference, or terOOV for a word the reference lacks. Such words match
+// nothing, so they give the same matrix rows and no blocks whichever they
+// are, and sharing one id changes no result; ids make the comparisons in
+// the inner loops cheap.
+type terWord int32
+
+const terOOV terWord = -1
+
+// terWordIDs maps hyp and ref to ids.
+func terWordIDs(hyp, ref []string) (h, r []terWord) {
+	ids := make(map[string]terWord, len(ref))
+	r = make([]terWord, len(ref))
+	for j, w := range ref {
+		id, ok := ids[w]
+		if !ok {
+			id = terWord(j)
+			ids[w] = id
+		}
+		r[j] = id
+	}
+	h = make([]terWord, len(hyp))
+	for i, w := range hyp {
+		id, ok := ids[w]
+		if !ok {
+			id = terOOV
+		}
+		h[i] = id
+	}
+	return h, r
+}
+
+// terOp is the operation that reached a cell of the edit-distance matrix,
+// rewriting the hypothesis (rows) into the reference (columns).
+type terOp uint8
+
+const (
+	terUndef terOp = iota // outside the beam, never computed
+	terMatch
+	terSub
+	terDel // a hypothesis word is dropped (moves down a row)
+	terIns // a reference word is added (moves right a column)
+)
+
+type terCell struct {
+	cost int32
+	op   terOp
+}
+
+// terEdits is lib_ter.py's translation_edit_rate: greedily apply the best
+// shift while it lowers the edit distance, then count one edit per shift
+// plus the remaining distance. It returns the edits and the reference
+// length. An empty reference costs one edit per hypothesis word.
+func terEdits(hypWords, refWords []string) (edits, refLen int) {
+	if len(refWords) == 0 {
+		return len(hypWords), 0
+	}
+	hyp, ref := terWordIDs(hypWords, refWords)
+	ed := newTerEditDistance(ref)
+	shifts, checked := 0, 0
+	for {
+		gain, shifted, n := ed.bestShift(hyp, checked)
+		checked = n
+		// As in the reference, running out of candidates discards the
+		// round's best shift even when it would have helped.
+		if checked >= terMaxShiftCandidates || gain <= 0 {
+			break
+		}
+		shifts++
+		hyp = shifted
+	}
+	return shifts + ed.distance(hyp), len(ref)
+}
+
+// terShift is a candidate shift. Candidates are ranked as lib_ter.py's
+// tuples are: largest gain, then longest block, then earliest block, then
+// earliest target; a later candidate must rank strictly higher to win.
+type terShift struct {
+	gain, length, start, target int
+	words                       []terWord // the hypothesis after the shift
+}
+
+func (c *terShift) beats(b *terShift) bool {
+	switch {
+	case c.gain != b.gain:
+		return c.gain > b.gain
+	case c.length != b.length:
+		return c.length > b.length
+	case c.start != b.start:
+		return c.start < b.start
+	}
+	return c.target < b.target
+}
+
+// bestShift is lib_ter.py's _shift: it tries moving every matching block of
+// the hypothesis next to the hypothesis words aligned with the reference
+// words around the block's reference position, and returns the best gain in
+// edit distance (0 and hyp when there is no candidate) with the shifted
+// words, and the running count of candidates evaluated.
+func (e *terEditDistance) bestShift(hyp []terWord, checked int) (int, []terWord, int) {
+	rows := e.matrix(hyp)
+	before := int(rows[len(hyp)][len(e.ref)].cost)
+	al := terAlign(rows, len(hyp), len(e.ref))
+	var best *terShift
+	for b := range terMatchingBlocks(hyp, e.ref) {
+		if !al.worthShifting(b) {
+			continue
+		}
+		prev := -1
+		for off := -1; off < b.length; off++ {
+			target := 0 // before the first word, when the block starts the reference
+			if r := b.refStart + off; r >= 0 {
+				if r >= len(al.refToHyp) {
+					break
+				}
+				// Right after the aligned hypothesis word: tercom says
+				// "after index k", SacreBLEU "before index k+1".
+				target = al.refToHyp[r] + 1
+			}
+			if target == prev {
+				continue
+			}
+			prev = target
+			shifted := terPerformShift(hyp, b.hypStart, b.length, target)
+			c := &terShift{before - e.distance(shifted), b.length, b.hypStart, target, shifted}
+			checked++
+			if best == nil || c.beats(best) {
+				best = c
+			}
+		}
+		if checked >= terMaxShiftCandidates {
+			break
+		}
+	}
+	if best == nil {
+		return 0, hyp, checked
+	}
+	return best.gain, best.words, checked
+}
+
+// terBlock is a run of words equal in the hypothesis and the reference.
+type terBlock struct{ hypStart, refStart, length int }
+
+// terMatchingBlocks is lib_ter.py's _find_shifted_pairs: for each pair of
+// start positions at most terMaxShiftDist apart, every common run of 1 to
+// terMaxShiftSize words, shortest first.
+func terMatchingBlocks(hyp, ref []terWord) iter.Seq[terBlock] {
+	return func(yield func(terBlock) bool) {
+		for h := range hyp {
+			for r := range ref {
+				if max(r-h, h-r) > terMaxShiftDist {
+					continue
+				}
+				for n := 1; n <= terMaxShiftSize && h+n <= len(hyp) && r+n <= len(ref) &&
+					hyp[h+n-1] == ref[r+n-1]; n++ {
+					if !yield(terBlock{h, r, n}) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// terPerformShift is lib_ter.py's _perform_shift: the block of length
+// words at start moves to target. Slices clamp as Python's do, which the
+// third case relies on when target+length passes the end.
+func terPerformShift(w []terWord, start, length, target int) []terWord {
+	sl := func(lo, hi int) []terWord {
+		lo, hi = min(lo, len(w)), min(hi, len(w))
+		if hi < lo {
+			return nil
+		}
+		return w[lo:hi]
+	}
+	block := w[start : start+length]
+	switch {
+	case target < start:
+		return slices.Concat(sl(0, target), block, sl(target, start), sl(start+length, len(w)))
+	case target > start+length:
+		return slices.Concat(sl(0, start), sl(start+length, target), block, sl(target, len(w)))
+	default:
+		return slices.Concat(sl(0, start), sl(start+length, length+target), block, sl(length+target, len(w)))
+	}
+}
+
+// terAlignment is lib_ter.py's trace_to_alignment of the flipped trace:
+// which hypothesis position each reference word is aligned to (-1 before
+// the first word), and which words of each side are errors, as prefix sums.
+type terAlignment struct {
+	refToHyp  []int
+	hypErrSum []int // hypErrSum[k]: erroneous hypothesis words among the first k
+	refErrSum []int
+}
+
+// worthShifting is _shift's filter: shift a block only if some of its
+// hypothesis words and some of its reference words are errors, and if the
+// reference start is not aligned inside the block itself.
+func (a *terAlignment) worthShifting(b terBlock) bool {
+	if a.hypErrSum[b.hypStart+b.length] == a.hypErrSum[b.hypStart] {
+		return false
+	}
+	if a.refErrSum[b.refStart+b.length] == a.refErrSum[b.refStart] {
+		return false
+	}
+	at := a.refToHyp[b.refStart]
+	return at < b.hypStart || at >= b.hypStart+b.length
+}
+
+// terAlign traces the matrix back from its last cell and reads the
+// alignment off the operations in order. SacreBLEU flips insertions and
+// deletions first and reads the trace as rewriting the reference into the
+// hypothesis; reading terDel as an erroneous hypothesis word and terIns as
+// an erroneous reference word is the same thing.
+func terAlign(rows [][]terCell, nHyp, nRef int) terAlignment {
+	ops := make([]terOp, 0, nHyp+nRef)
+	for i, j := nHyp, nRef; i > 0 || j > 0; {
+		op := rows[i][j].op
+		ops = append(ops, op)
+		switch op {
+		case terMatch, terSub:
+			i, j = i-1, j-1
+		case terIns:
+			j--
+		case terDel:
+			i--
+		default:
+			// Every cell on the path has a finite cost, and only computed
+			// cells do; SacreBLEU raises here too.
+			panic("metrics: TER trace reached a cell outside the beam")
+		}
+	}
+	a := terAlignment{
+		refToHyp:  make([]int, 0, nRef),
+		hypErrSum: make([]int, 1, nHyp+1),
+		refErrSum: make([]int, 1, nRef+1),
+	}
+	h := -1
+	for k := len(ops) - 1; k >= 0; k-- {
+		op := ops[k]
+		bad := 0
+		if op != terMatch {
+			bad = 1
+		}
+		if op != terIns { // consumes a hypothesis word
+			h++
+			a.hypErrSum = append(a.hypErrSum, a.hypErrSum[len(a.hypErrSum)-1]+bad)
+		}
+		if op != terDel { // consumes a reference word
+			a.refToHyp = append(a.refToHyp, h)
+			a.refErrSum = append(a.refErrSum, a.refErrSum[len(a.refErrSum)-1]+bad)
+		}
+	}
+	return a
+}
+
+// terEditDistance is lib_ter.py's BeamEditDistance against one reference:
+// a word-level Levenshtein distance (all costs 1) computed only in a band
+// around the length-scaled diagonal, with matrix rows cached by hypothesis
+// prefix. Every hypothesis it sees for one pair has the same length (shifts
+// keep it), so a cached row is exactly the row that would be recomputed;
+// the cache only saves time.
+type terEditDistance struct {
+	ref       []terWord
+	firstRow  []terCell
+	infRow    []terCell // a row outside the beam everywhere, to initialise rows
+	cache     *terCacheNode
+	cacheSize int
+}
+
+// terCacheNode is a trie over hypothesis words; each node holds the matrix
+// row for the prefix that leads to it.
+type terCacheNode struct {
+	next map[terWord]*terCacheNode
+	row  []terCell
+}
+
+func newTerEditDistance(ref []terWord) *terEditDistance {
+	first, inf := make([]terCell, len(ref)+1), make([]terCell, len(ref)+1)
+	for j := range first {
+		first[j] = terCell{int32(j), terIns}
+		inf[j] = terCell{terInfinity, terUndef}
+	}
+	return &terEditDistance{ref: ref, firstRow: first, infRow: inf,
+		cache: &terCacheNode{next: map[terWord]*terCacheNode{}}}
+}
+
+// distance is the edit distance between hyp and the reference.
+func (e *terEditDistance) distance(hyp []terWord) int {
+	return int(e.matrix(hyp)[len(hyp)][len(e.ref)].cost)
+}
+
+// matrix returns the len(hyp)+1 rows of the matrix, reusing cached rows
+// for the longest cached prefix of hyp and caching the new ones.
+func (e *terEditDistance) matrix(hyp []terWord) [][]terCell {
+	rows := make([][]terCell, 1, len(hyp)+1)
+	rows[0] = e.firstRow
+	node := e.cache
+	for _, w := range hyp {
+		child, ok := node.next[w]
+		if !ok {
+			break
+		}
+		rows = append(rows, child.row)
+		node = child
+	}
+	start := len(rows) - 1
+	rows = e.fill(hyp, rows, start)
+	if e.cacheSize < terMaxCacheSize {
+		for i := start; i < len(hyp); i++ {
+			child := &terCacheNode{next: map[terWord]*terCacheNode{}, row: rows[i+1]}
+			node.next[hyp[i]] = child
+			node = child
+			e.cacheSize++
+		}
+	}
+	return rows
+}
+
+// fill computes rows start+1..len(hyp) (BeamEditDistance._edit_distance).
+// Row i covers the columns within the beam of floor(i*ratio), the last row
+// covers all of them, and the beam widens when the reference is more than
+// 2*terBeamWidth times longer than the hypothesis, so that consecutive
+// bands overlap.
+func (e *terEditDistance) fill(hyp []terWord, rows [][]terCell, start int) [][]terCell {
+	nHyp, nRef := len(hyp), len(e.ref)
+	ratio := 1.0
+	if nHyp > 0 {
+		ratio = float64(nRef) / float64(nHyp)
+	}
+	beam := terBeamWidth
+	if float64(terBeamWidth) < ratio/2 {
+		beam = int(math.Ceil(ratio/2 + terBeamWidth))
+	}
+	// One allocation for all new rows: there are many calls, each short.
+	buf := make([]terCell, (nHyp-start)*(nRef+1))
+	for i := start + 1; i <= nHyp; i++ {
+		diag := int(math.Floor(float64(i) * ratio))
+		lo, hi := max(0, diag-beam), min(nRef+1, diag+beam)
+		if i == nHyp {
+			hi = nRef + 1
+		}
+		row := buf[: nRef+1 : nRef+1]
+		buf = buf[nRef+1:]
+		e.fillRow(row, hyp[i-1], rows[i-1], lo, hi)
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// fillRow computes one matrix row for hypothesis word w from the previous
+// row, over columns [lo, hi); the other cells stay outside the beam. Ties
+// go to a match or substitution, then a deletion, then an insertion:
+// SacreBLEU's order, which its flipped trace turns into tercom's
+// preference.
+func (e *terEditDistance) fillRow(row []terCell, w terWord, prev []terCell, lo, hi int) {
+	copy(row[:lo], e.infRow)
+	copy(row[hi:], e.infRow)
+	for j := lo; j < hi; j++ {
+		if j == 0 {
+			row[0] = terCell{prev[0].cost + 1, terDel}
+			continue
+		}
+		best := terCell{terInfinity, terUndef}
+		if w == e.ref[j-1] {
+			best.pick(prev[j-1].cost, terMatch)
+		} else {
+			best.pick(prev[j-1].cost+1, terSub)
+		}
+		best.pick(prev[j].cost+1, terDel)
+		best.pick(row[j-1].cost+1, terIns)
+		row[j] = best
+	}
+}
+
+// pick replaces the cell's operation when cost is strictly lower.
+func (c *terCell) pick(cost int32, op terOp) {
+	if cost < c.cost {
+		c.cost, c.op = cost, op
+	}
+}
