@@ -224,6 +224,16 @@ func TestLogMeanExpForward(t *testing.T) {
 			t.Errorf("element %d: LogMeanExp(%v, %v) = %v, want %v", i, a[i], b[i], got, want)
 		}
 	}
+	// three members take the general path
+	c := []float32{-2, inf, -1, inf, -1, 0}
+	y3 := g.LogMeanExp(g.Const(a, 2, 3), g.Const(b, 2, 3), g.Const(c, 2, 3))
+	for i := range a {
+		want := math.Log((math.Exp(float64(a[i])) + math.Exp(float64(b[i])) + math.Exp(float64(c[i]))) / 3)
+		got := float64(y3.Data[i])
+		if math.IsInf(want, -1) != math.IsInf(got, -1) || (!math.IsInf(want, -1) && math.Abs(got-want) > 1e-6*max(1, math.Abs(want))) {
+			t.Errorf("element %d of three: %v, want %v", i, got, want)
+		}
+	}
 	one := g.LogMeanExp(g.Const(a, 2, 3))
 	for i, x := range a {
 		if one.Data[i] != x && !(math.IsInf(float64(x), -1) && math.IsInf(float64(one.Data[i]), -1)) {

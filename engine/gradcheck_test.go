@@ -198,5 +198,6 @@ func TestGradLogMeanExp(t *testing.T) {
 	r := NewRNG(21)
 	xs := []*Tensor{param(r, "x0", 3, 5), param(r, "x1", 3, 5), param(r, "x2", 3, 5)}
 	gradCheck(t, "LogMeanExp", xs, func(g *Graph) *Tensor { return g.LogMeanExp(xs...) })
+	gradCheck(t, "LogMeanExp(two)", xs[:2], func(g *Graph) *Tensor { return g.LogMeanExp(xs[0], xs[1]) })
 	gradCheck(t, "LogMeanExp(one)", xs[:1], func(g *Graph) *Tensor { return g.LogMeanExp(xs[0]) })
 }

@@ -17,24 +17,12 @@ func (g *Graph) LogMeanExp(xs ...*Tensor) *Tensor {
 	}
 	y := g.newTensor(xs, xs[0].Shape()...)
 	k := len(xs)
-	logK := math.Log(float64(k))
-	g.parallel(len(y.Data), 4*k, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			m := xs[0].Data[i]
-			for _, x := range xs[1:] {
-				m = max(m, x.Data[i])
-			}
-			if math.IsInf(float64(m), -1) {
-				y.Data[i] = m
-				continue
-			}
-			var s float32
-			for _, x := range xs {
-				s += expNeg(x.Data[i] - m)
-			}
-			y.Data[i] = m + float32(math.Log(float64(s))-logK)
-		}
-	})
+	logK := float32(math.Log(float64(k)))
+	if k == 2 {
+		g.logMeanExp2(y, xs[0], xs[1], logK)
+	} else {
+		g.logMeanExpK(y, xs, logK)
+	}
 	g.push(y, func() {
 		if y.Grad == nil {
 			return
@@ -57,3 +45,83 @@ func (g *Graph) LogMeanExp(xs ...*Tensor) *Tensor {
 	})
 	return y
 }
+
+// logMeanExpK is LogMeanExp's forward pass for any K.
+func (g *Graph) logMeanExpK(y *Tensor, xs []*Tensor, logK float32) {
+	k := len(xs)
+	g.parallel(len(y.Data), 4*k, func(_, lo, hi int) {
+		ys := y.Data[lo:hi]
+		copy(ys, xs[0].Data[lo:hi])
+		for _, x := range xs[1:] {
+			for i, v := range x.Data[lo:hi] {
+				ys[i] = max(ys[i], v)
+			}
+		}
+		ins := make([][]float32, k)
+		for j, x := range xs {
+			ins[j] = x.Data[lo:hi]
+		}
+		for i, m := range ys {
+			if math.IsInf(float64(m), -1) {
+				continue
+			}
+			// s is in [1, K]: the largest term is exp(0)
+			var s float32
+			for _, in := range ins {
+				s += expNeg(in[i] - m)
+			}
+			ys[i] = m + logNormal(s) - logK
+		}
+	})
+}
+
+// logMeanExp2 is the forward pass of a two-model ensemble, the common
+// case: log((e^a + e^b)/2) = max(a, b) + log(1 + e^-|a-b|) - log 2, with
+// the middle term from a table (log1pExpNeg) instead of an exponential
+// and a logarithm per entry: BenchmarkEnsembleStep, 160×10,613 entries,
+// went from 50-60 ms (exp and math.Log) to about 10 ms, three LogSoftmax
+// passes.
+func (g *Graph) logMeanExp2(y, a, b *Tensor, log2 float32) {
+	g.parallel(len(y.Data), 6, func(_, lo, hi int) {
+		as, bs, ys := a.Data[lo:hi], b.Data[lo:hi], y.Data[lo:hi]
+		for i, u := range as {
+			v := bs[i]
+			m := max(u, v)
+			if math.IsInf(float64(m), -1) {
+				ys[i] = m
+				continue
+			}
+			ys[i] = m + log1pExpNeg(m-min(u, v)) - log2
+		}
+	})
+}
+
+// log1pExpNeg is log(1 + e^-d) for d ≥ 0, interpolated linearly in a table
+// of spSteps+1 values over [0, spMax): interpolation error at most h²/8
+// times the second derivative (≤ 1/4) with h = spMax/spSteps, i.e. 1.3e-7,
+// plus the table's float32 rounding: under 2e-7 (TestLog1pExpNeg), below
+// the float32 resolution of the log-probabilities it is added to (ulp 1e-6
+// at -10). Beyond spMax the value (< e^-17 ≈ 4e-8) is taken as 0.
+func log1pExpNeg(d float32) float32 {
+	if !(d < spMax) { // also +Inf: one member rules the token out
+		return 0
+	}
+	x := d * (float32(spSteps) / spMax)
+	i := int(x)
+	f := x - float32(i)
+	t := softplusTable[i : i+2 : i+2]
+	return t[0] + f*(t[1]-t[0])
+}
+
+const (
+	spMax   = 17
+	spSteps = 8192
+)
+
+var softplusTable = func() []float32 {
+	t := make([]float32, spSteps+2)
+	for i := range t {
+		t[i] = float32(math.Log1p(math.Exp(-float64(i) * spMax / float64(spSteps))))
+	}
+	return t
+}()
