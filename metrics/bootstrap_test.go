@@ -110,9 +110,14 @@ p = (np.sum(st > diff).item() + 1) / (len(st) + 1)
 print(*ci(sb), *ci(ss), p)
 `
 
-// TestPairedBootstrapMatchesNumpy replays sacreBLEU's algorithm with numpy
-// where /usr/bin/python3 has it, and requires agreement to 4 decimals.
-func TestPairedBootstrapMatchesNumpy(t *testing.T) {
+// replayPairedBS runs strata's paired bootstrap of metric m on a synthetic
+// corpus and the numpy replay script of sacreBLEU's on the same segment
+// statistics, where /usr/bin/python3 has numpy (else it skips). It returns
+// strata's result and the script's baseline mean and CI, system mean and
+// CI, and p-value.
+func replayPairedBS(t *testing.T, m Metric, script string) (PairedResult, [5]float64) {
+	t.Helper()
+	var w [5]float64
 	py := "/usr/bin/python3"
 	if _, err := os.Stat(py); err != nil {
 		t.Skip("no /usr/bin/python3")
@@ -121,7 +126,6 @@ func TestPairedBootstrapMatchesNumpy(t *testing.T) {
 		t.Skip("no numpy")
 	}
 	refs, a, b := synthCorpus(150, 0.55, 0.6)
-	m, _ := NewBLEU(BLEUOptions{})
 	res, err := PairedBootstrap(m, a, b, [][]string{refs}, BootstrapOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -133,18 +137,27 @@ func TestPairedBootstrapMatchesNumpy(t *testing.T) {
 			fmt.Fprintln(&in, strings.Trim(fmt.Sprint(row), "[]"))
 		}
 	}
-	cmd := exec.Command(py, "-c", sacrebleuPairedBS)
+	cmd := exec.Command(py, "-c", script)
 	cmd.Stdin = strings.NewReader(in.String())
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := fmt.Sscan(string(out), &w[0], &w[1], &w[2], &w[3], &w[4]); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	t.Logf("p = %.4f, baseline %.2f ± %.2f, system %.2f ± %.2f", res.PValue, res.Baseline.Mean, res.Baseline.CI, res.System.Mean, res.System.CI)
+	return res, w
+}
+
+// TestPairedBootstrapMatchesNumpy replays sacreBLEU's algorithm with numpy
+// where /usr/bin/python3 has it, and requires agreement to 4 decimals.
+func TestPairedBootstrapMatchesNumpy(t *testing.T) {
+	m, _ := NewBLEU(BLEUOptions{})
+	res, w := replayPairedBS(t, m, sacrebleuPairedBS)
 	got := fmt.Sprintf("%.4f %.4f %.4f %.4f %.4f", res.Baseline.Mean, res.Baseline.CI, res.System.Mean, res.System.CI, res.PValue)
-	var w [5]float64
-	fmt.Sscan(string(out), &w[0], &w[1], &w[2], &w[3], &w[4])
 	want := fmt.Sprintf("%.4f %.4f %.4f %.4f %.4f", w[0], w[1], w[2], w[3], w[4])
 	if got != want {
 		t.Errorf("strata %s\nnumpy  %s", got, want)
 	}
-	t.Logf("p = %.4f, baseline %.2f ± %.2f, system %.2f ± %.2f", res.PValue, res.Baseline.Mean, res.Baseline.CI, res.System.Mean, res.System.CI)
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -402,36 +400,8 @@ print(*ci(sb), *ci(ss), p)
 // /usr/bin/python3 has numpy. sacreBLEU scores resamples in float32, we in
 // float64, so means and intervals agree to 1e-3 and the p-value exactly.
 func TestTERPairedBootstrapMatchesNumpy(t *testing.T) {
-	py := "/usr/bin/python3"
-	if _, err := os.Stat(py); err != nil {
-		t.Skip("no /usr/bin/python3")
-	}
-	if exec.Command(py, "-c", "import numpy").Run() != nil {
-		t.Skip("no numpy")
-	}
-	refs, a, b := synthCorpus(150, 0.55, 0.6)
 	m, _ := NewTER(TEROptions{})
-	res, err := PairedBootstrap(m, a, b, [][]string{refs}, BootstrapOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in strings.Builder
-	for _, hyps := range [][]string{a, b} {
-		st, _, _ := m.SegmentStats(hyps, [][]string{refs})
-		for _, row := range st {
-			fmt.Fprintln(&in, strings.Trim(fmt.Sprint(row), "[]"))
-		}
-	}
-	cmd := exec.Command(py, "-c", sacrebleuPairedBSTER)
-	cmd.Stdin = strings.NewReader(in.String())
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var w [5]float64
-	if _, err := fmt.Sscan(string(out), &w[0], &w[1], &w[2], &w[3], &w[4]); err != nil {
-		t.Fatalf("%v: %q", err, out)
-	}
+	res, w := replayPairedBS(t, m, sacrebleuPairedBSTER)
 	got := []float64{res.Baseline.Mean, res.Baseline.CI, res.System.Mean, res.System.CI}
 	for i, g := range got {
 		if math.Abs(g-w[i]) > 1e-3 {
@@ -441,5 +411,4 @@ func TestTERPairedBootstrapMatchesNumpy(t *testing.T) {
 	if res.PValue != w[4] {
 		t.Errorf("p-value: strata %v, numpy %v", res.PValue, w[4])
 	}
-	t.Logf("p = %.4f, baseline %.2f ± %.2f, system %.2f ± %.2f", res.PValue, res.Baseline.Mean, res.Baseline.CI, res.System.Mean, res.System.CI)
 }

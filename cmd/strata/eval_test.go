@@ -10,18 +10,25 @@ import (
 	"testing"
 )
 
-func TestEvalCommand(t *testing.T) {
+// evalFiles writes sacreBLEU's README example (a hypothesis and two
+// references) into a temporary directory; write adds more files there.
+func evalFiles(t *testing.T) (write func(name, text string) string, hyp, r1, r2 string) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
+	write = func(name, text string) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	hyp := write("hyp", "The dog bit the man.\nIt wasn't surprising.\nThe man had just bitten him.\n")
-	r1 := write("r1", "The dog bit the man.\nIt was not unexpected.\nThe man bit him first.\n")
-	r2 := write("r2", "The dog had bit the man.\nNo one was surprised.\nThe man had bitten the dog.\n")
+	hyp = write("hyp", "The dog bit the man.\nIt wasn't surprising.\nThe man had just bitten him.\n")
+	r1 = write("r1", "The dog bit the man.\nIt was not unexpected.\nThe man bit him first.\n")
+	r2 = write("r2", "The dog had bit the man.\nNo one was surprised.\nThe man had bitten the dog.\n")
+	return write, hyp, r1, r2
+}
+
+func TestEvalCommand(t *testing.T) {
+	write, hyp, r1, r2 := evalFiles(t)
 	short := write("short", "one line\n")
 
 	var out bytes.Buffer
@@ -52,17 +59,7 @@ func TestEvalCommand(t *testing.T) {
 // over average reference lengths 5.5, 4 and 5.5: 6/15 = 40%.
 func TestEvalTER(t *testing.T) {
 	t.Cleanup(func() { resetFlags(rootCmd); rootCmd.SetArgs(nil) })
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	hyp := write("hyp", "The dog bit the man.\nIt wasn't surprising.\nThe man had just bitten him.\n")
-	r1 := write("r1", "The dog bit the man.\nIt was not unexpected.\nThe man bit him first.\n")
-	r2 := write("r2", "The dog had bit the man.\nNo one was surprised.\nThe man had bitten the dog.\n")
+	write, hyp, r1, r2 := evalFiles(t)
 	base := write("base", "The dog bit a man.\nIt was surprising.\nThe man bit him.\n")
 	args := []string{"eval", "--hyp", hyp, "--ref", r1, "--ref", r2, "--metrics", "ter"}
 
