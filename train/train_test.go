@@ -227,14 +227,15 @@ func TestL2RestrictedToGroup(t *testing.T) {
 }
 
 // With a validation score as the best-checkpoint metric, checkpoint_best
-// is the update where the score peaked (not where the NLL was lowest) and
-// patience counts validations without a higher score.
+// is the update where the score peaked (not where the NLL was lowest; on a
+// tie the newer, as fairseq) and patience counts validations without a
+// strictly higher score.
 func TestBestCheckpointFollowsScore(t *testing.T) {
 	task := copyTask(10)
 	o := tinyOpts(t, 10)
 	o.MaxUpdate, o.ValidInterval, o.SaveInterval, o.Patience = 12, 2, 2, 3
 	o.BestMetric = "score"
-	scores := []float64{1, 5, 3, 4, 2, 6} // the peak at update 4, then three lower ones
+	scores := []float64{1, 5, 3, 5, 2, 6} // the peak at update 4, tied at 8, then lower
 	calls := 0
 	o.ValidHook = func(model.Model) (map[string]float64, error) {
 		calls++
@@ -251,12 +252,12 @@ func TestBestCheckpointFollowsScore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	at4, err := os.ReadFile(filepath.Join(o.SaveDir, "checkpoint_4.bin"))
+	at8, err := os.ReadFile(filepath.Join(o.SaveDir, "checkpoint_8.bin"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(best) != string(at4) {
-		t.Fatal("checkpoint_best.bin is not the checkpoint of update 4, where the score peaked")
+	if string(best) != string(at8) {
+		t.Fatal("checkpoint_best.bin is not the checkpoint of update 8, the newer of the two peaks")
 	}
 	o.ValidHook = nil
 	if _, err := Run(context.Background(), o, task, task.Valid(1)); err == nil || !strings.Contains(err.Error(), "--eval-bleu") {

@@ -46,8 +46,11 @@ func (r *run) validate() error {
 		}
 		extra = vals
 	}
+	// As fairseq: a tie makes the newer checkpoint the best one, but only
+	// a strict improvement resets patience.
+	best := r.st.BestValid == 0 || loss <= r.st.BestValid
 	improved := r.st.BestValid == 0 || loss < r.st.BestValid
-	if improved {
+	if best {
 		r.st.BestValid = loss
 	}
 	if r.opts.scoreMetric() {
@@ -55,8 +58,9 @@ func (r *run) validate() error {
 		if !ok {
 			return fmt.Errorf("train: best_checkpoint_metric %q is not among the validation values %v", r.opts.BestMetric, slices.Sorted(maps.Keys(extra)))
 		}
+		best = !r.st.HasBestScore || v >= r.st.BestScore
 		improved = !r.st.HasBestScore || v > r.st.BestScore
-		if improved {
+		if best {
 			r.st.BestScore, r.st.HasBestScore = v, true
 		}
 	}
@@ -66,7 +70,7 @@ func (r *run) validate() error {
 		r.st.BadValid++
 	}
 	r.log.valid(r.st, loss, extra)
-	if improved {
+	if best {
 		return r.saveBest()
 	}
 	return nil
