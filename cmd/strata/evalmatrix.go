@@ -23,12 +23,13 @@ import (
 
 // evalMatrixFlags are the options of strata eval-matrix.
 type evalMatrixFlags struct {
-	model, dataDir, pivotModel, test, out, lidModel string
-	langs, directions                               []string
-	pivot                                           string
-	noPivot                                         bool
-	maxLines, batch, maxTokens, threads             int
-	opt                                             decode.Options
+	models                                   []string
+	dataDir, pivotModel, test, out, lidModel string
+	langs, directions                        []string
+	pivot                                    string
+	noPivot                                  bool
+	maxLines, batch, maxTokens, threads      int
+	opt                                      decode.Options
 }
 
 // defaultLidModel is lid.176 where the shared data sits next to the
@@ -58,7 +59,7 @@ or search options change). 'strata eval-matrix table' compares systems.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runEvalMatrix(cmd, &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.model, "model", "", "run directory or model file")
+	fl.StringArrayVar(&f.models, "model", nil, "run directory or model file (repeat for an ensemble)")
 	fl.StringVar(&f.dataDir, "data", "", "prepared data directory (default: the run's)")
 	fl.StringVar(&f.test, "test", "", "n-way test directory (test.LANG or FLORES *.devtest files)")
 	fl.StringVar(&f.out, "out", "", "output directory")
@@ -78,11 +79,11 @@ or search options change). 'strata eval-matrix table' compares systems.`,
 }
 
 func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
-	if f.model == "" || f.test == "" || f.out == "" {
+	if len(f.models) == 0 || f.test == "" || f.out == "" {
 		return fmt.Errorf("eval-matrix: --model, --test and --out are required")
 	}
 	log := cmd.ErrOrStderr()
-	tr, err := matrixTranslator(f.model, f.dataDir, f)
+	tr, err := matrixTranslator(f.models, f.dataDir, f)
 	if err != nil {
 		return err
 	}
@@ -103,16 +104,16 @@ func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
 	if opt.Directions, err = parseDirections(f.directions); err != nil {
 		return err
 	}
-	files := []string{tr.B.ModelPath}
+	var pivotFile string
 	if f.pivotModel != "" {
-		ptr, err := matrixTranslator(f.pivotModel, "", f)
+		ptr, err := matrixTranslator([]string{f.pivotModel}, "", f)
 		if err != nil {
 			return err
 		}
 		opt.PivotTranslator = ptr
-		files = append(files, ptr.B.ModelPath)
+		pivotFile = ptr.B.ModelPath
 	}
-	if err := prepareHypDir(opt.HypDir, files, f, ts, log); err != nil {
+	if err := prepareHypDir(opt.HypDir, tr.B.ModelPaths, pivotFile, f, ts, log); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -121,7 +122,7 @@ func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
 	if err != nil {
 		return err
 	}
-	res.Model = tr.B.ModelPath
+	res.Model = tr.B.Name()
 	if err := analysis.WriteMatrixOutputs(f.out, res); err != nil {
 		return err
 	}
@@ -136,8 +137,8 @@ func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
 	return nil
 }
 
-func matrixTranslator(model, dataDir string, f *evalMatrixFlags) (*decode.Translator, error) {
-	tr, err := newTranslator([]string{model}, dataDir, f.opt, f.threads)
+func matrixTranslator(models []string, dataDir string, f *evalMatrixFlags) (*decode.Translator, error) {
+	tr, err := newTranslator(models, dataDir, f.opt, f.threads)
 	if err != nil {
 		return nil, err
 	}
@@ -226,10 +227,11 @@ func fileExists(p string) bool {
 }
 
 // hypFingerprint identifies what the kept hypotheses were made with: the
-// model file's content, the pivot model, the test files and the search
-// options.
+// model files' content (every member of an ensemble), the pivot model, the
+// test files and the search options.
 type hypFingerprint struct {
 	Models   []string
+	Pivot    string `json:",omitempty"`
 	Test     map[string]string
 	MaxLines int
 	Search   decode.Options
@@ -237,7 +239,7 @@ type hypFingerprint struct {
 
 // prepareHypDir empties dir when its hypotheses were made with anything
 // else than this run's model, test set or options.
-func prepareHypDir(dir string, models []string, f *evalMatrixFlags, ts *analysis.TestSet, log io.Writer) error {
+func prepareHypDir(dir string, models []string, pivot string, f *evalMatrixFlags, ts *analysis.TestSet, log io.Writer) error {
 	fp := hypFingerprint{Test: map[string]string{}, MaxLines: f.maxLines, Search: f.opt}
 	for l, p := range ts.Files {
 		abs, err := filepath.Abs(p)
@@ -252,6 +254,13 @@ func prepareHypDir(dir string, models []string, f *evalMatrixFlags, ts *analysis
 			return err
 		}
 		fp.Models = append(fp.Models, d)
+	}
+	if pivot != "" {
+		d, err := fileDigest(pivot)
+		if err != nil {
+			return err
+		}
+		fp.Pivot = d
 	}
 	want, _ := json.MarshalIndent(fp, "", "  ")
 	path := filepath.Join(dir, "fingerprint.json")
