@@ -41,8 +41,8 @@ type job struct {
 }
 
 type reply struct {
-	out []string
-	err error
+	out, links []string
+	err        error
 }
 
 // Request is the body of POST /translate.
@@ -52,11 +52,15 @@ type Request struct {
 	TgtLang string   `json:"tgt_lang"`
 	Pivot   string   `json:"pivot"`
 	Beam    int      `json:"beam"`
+	// Alignment asks for each translation's word alignment
+	// (decode.AlignWords, "s-t" pairs as strata translate --alignment).
+	Alignment bool `json:"alignment"`
 }
 
 // Response is the answer to a translation request.
 type Response struct {
 	Translations []string `json:"translations"`
+	Alignments   []string `json:"alignments,omitempty"`
 	Model        string   `json:"model"`
 	Millis       float64  `json:"ms"`
 }
@@ -91,14 +95,14 @@ func (s *Server) startWorker(ctx context.Context) {
 			case <-ctx.Done():
 				return
 			case j := <-s.jobs:
-				out, err := s.translate(searchers, j.req)
-				j.done <- reply{out, err}
+				out, links, err := s.translate(searchers, j.req)
+				j.done <- reply{out, links, err}
 			}
 		}
 	}()
 }
 
-func (s *Server) translate(cache map[int]*decode.Translator, r Request) ([]string, error) {
+func (s *Server) translate(cache map[int]*decode.Translator, r Request) (out, links []string, err error) {
 	beam := r.Beam
 	if beam == 0 {
 		beam = s.opt.Search.Beam
@@ -109,7 +113,7 @@ func (s *Server) translate(cache map[int]*decode.Translator, r Request) ([]strin
 		o.Beam, o.Greedy = beam, beam == 1
 		sr, err := s.b.Searcher(o)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if s.opt.Threads > 0 {
 			sr.SetThreads(s.opt.Threads)
@@ -117,15 +121,23 @@ func (s *Server) translate(cache map[int]*decode.Translator, r Request) ([]strin
 		t = decode.NewTranslator(s.b, sr)
 		cache[beam] = t
 	}
+	t.Align = r.Alignment
 	res, err := t.Lines(r.Text, r.SrcLang, r.TgtLang, r.Pivot)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := make([]string, len(res))
+	out = make([]string, len(res))
 	for i, x := range res {
 		out[i] = x.Best()
+		if r.Alignment {
+			if len(x.Links) > 0 {
+				links = append(links, decode.FormatLinks(x.Links[0]))
+			} else {
+				links = append(links, "") // an empty line
+			}
+		}
 	}
-	return out, nil
+	return out, links, nil
 }
 
 // Handler returns the HTTP routes.
@@ -133,7 +145,7 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /translate", s.handleTranslate)
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "model": s.b.ModelPath, "languages": s.b.Vocab.Languages()})
+		writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "model": s.b.Name(), "languages": s.b.Vocab.Languages()})
 	})
 	return mux
 }
@@ -162,7 +174,7 @@ func (s *Server) handleTranslate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, rep.err)
 		return
 	}
-	writeJSON(w, http.StatusOK, Response{Translations: rep.out, Model: s.b.Name(),
+	writeJSON(w, http.StatusOK, Response{Translations: rep.out, Alignments: rep.links, Model: s.b.Name(),
 		Millis: float64(time.Since(start).Microseconds()) / 1000})
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -67,6 +68,19 @@ func TestTranslateEndpoint(t *testing.T) {
 	tr, ok := out["translations"].([]any)
 	if code != 200 || !ok || len(tr) != 3 || tr[1] != "" {
 		t.Fatalf("status %d, body %v", code, out)
+	}
+	if _, ok := out["alignments"]; ok {
+		t.Errorf("alignments without asking: %v", out)
+	}
+	// word alignments on request, one per line ("" for the empty one; the
+	// random test model may translate to nothing, which aligns to "")
+	code, out = post(t, ts.URL, `{"text": ["the cat", "", "a dog"], "src_lang": "en", "tgt_lang": "de", "alignment": true}`)
+	al, ok := out["alignments"].([]any)
+	if code != 200 || !ok || len(al) != 3 || al[1] != "" || !regexp.MustCompile(`^(\d+-\d+( \d+-\d+)*)?$`).MatchString(al[0].(string)) {
+		t.Fatalf("alignment request: status %d, body %v", code, out)
+	}
+	if code, out := post(t, ts.URL, `{"text": ["a"], "src_lang": "en", "tgt_lang": "de", "pivot": "en", "alignment": true}`); code != 400 {
+		t.Errorf("alignment with a pivot: status %d, body %v", code, out)
 	}
 	done := make(chan int, 8)
 	for i := 0; i < 8; i++ {

@@ -28,7 +28,8 @@ func init() {
 
   curl -s localhost:8080/translate -d '{"text": ["Hello world."], "src_lang": "en", "tgt_lang": "de"}'
 
-Requests may set "beam" and "pivot". --workers decoders run in parallel,
+Requests may set "beam", "pivot" and "alignment" (word alignments in
+"alignments", as translate --alignment). --workers decoders run in parallel,
 each with --threads kernel threads; further requests wait their turn.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
