@@ -147,29 +147,10 @@ func (t *Translator) leg(lines []string, src, tgt, what string) ([]Result, error
 	if err != nil {
 		return nil, fmt.Errorf("%s%w", what, err)
 	}
-	enc := t.B.Vocab.NewEncoder()
-	ids := make([][]int32, len(lines))
-	var order []int
-	for i, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		x, err := t.B.Seq.EncoderInput(nil, enc.Encode(nil, l), src, tgt)
-		if err != nil {
-			return nil, fmt.Errorf("%sline %d: %w", what, t.Stats.Lines+i+1, err)
-		}
-		if t.MaxSrcLen > 0 && len(x) > t.MaxSrcLen {
-			if t.Warn != nil {
-				fmt.Fprintf(t.Warn, "warning: %sline %d: %d source tokens, truncated to %d\n", what, t.Stats.Lines+i+1, len(x), t.MaxSrcLen)
-			}
-			x = append(x[:t.MaxSrcLen-1], data.EOSID)
-		}
-		ids[i] = x
-		order = append(order, i)
-		t.Stats.SrcTokens += len(x)
+	ids, order, err := t.encodeLines(lines, src, tgt, what)
+	if err != nil {
+		return nil, err
 	}
-	// Longest first, so that a batch too large for memory fails at once.
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(len(ids[b]), len(ids[a])) })
 	out := make([]Result, len(lines))
 	if t.Align {
 		for i := range out {
@@ -183,25 +164,62 @@ func (t *Translator) leg(lines []string, src, tgt, what string) ([]Result, error
 			srcs[k] = ids[i]
 		}
 		for k, hyps := range t.S.Search(srcs, prefix) {
-			r := Result{Hyps: hyps, Links: out[order[start+k]].Links}
-			for _, h := range hyps {
-				r.Texts = append(r.Texts, OutputLine(t.B.Vocab.Decode(h.Tokens)))
-				if t.Align {
-					links, err := AlignWords(t.B.Model, t.B.Vocab, srcs[k], prefix, h.Tokens, t.AlignLayer)
-					if err != nil {
-						return nil, fmt.Errorf("%sline %d: %w", what, t.Stats.Lines+order[start+k]+1, err)
-					}
-					r.Links = append(r.Links, links)
-				}
+			i := order[start+k]
+			if out[i], err = t.result(hyps, srcs[k], prefix, out[i].Links); err != nil {
+				return nil, fmt.Errorf("%sline %d: %w", what, t.Stats.Lines+i+1, err)
 			}
-			if len(hyps) > 0 {
-				t.Stats.Tokens += len(hyps[0].Tokens)
-			}
-			out[order[start+k]] = r
 		}
 		start = end
 	}
 	return out, nil
+}
+
+// encodeLines makes the encoder inputs of the non-empty lines (truncated
+// to MaxSrcLen) and returns them with those lines' indices, longest first:
+// a batch too large for memory then fails at once.
+func (t *Translator) encodeLines(lines []string, src, tgt, what string) (ids [][]int32, order []int, err error) {
+	enc := t.B.Vocab.NewEncoder()
+	ids = make([][]int32, len(lines))
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		x, err := t.B.Seq.EncoderInput(nil, enc.Encode(nil, l), src, tgt)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%sline %d: %w", what, t.Stats.Lines+i+1, err)
+		}
+		if t.MaxSrcLen > 0 && len(x) > t.MaxSrcLen {
+			if t.Warn != nil {
+				fmt.Fprintf(t.Warn, "warning: %sline %d: %d source tokens, truncated to %d\n", what, t.Stats.Lines+i+1, len(x), t.MaxSrcLen)
+			}
+			x = append(x[:t.MaxSrcLen-1], data.EOSID)
+		}
+		ids[i] = x
+		order = append(order, i)
+		t.Stats.SrcTokens += len(x)
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(len(ids[b]), len(ids[a])) })
+	return ids, order, nil
+}
+
+// result detokenises one line's hypotheses and, when the translator aligns,
+// appends their word alignments to links.
+func (t *Translator) result(hyps []Hypothesis, src, prefix []int32, links [][]Link) (Result, error) {
+	r := Result{Hyps: hyps, Links: links}
+	for _, h := range hyps {
+		r.Texts = append(r.Texts, OutputLine(t.B.Vocab.Decode(h.Tokens)))
+		if t.Align {
+			l, err := AlignWords(t.B.Model, t.B.Vocab, src, prefix, h.Tokens, t.AlignLayer)
+			if err != nil {
+				return r, err
+			}
+			r.Links = append(r.Links, l)
+		}
+	}
+	if len(hyps) > 0 {
+		t.Stats.Tokens += len(hyps[0].Tokens)
+	}
+	return r, nil
 }
 
 // batchEnd returns the end of the batch that starts at order[start]: at
