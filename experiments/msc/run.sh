@@ -122,7 +122,7 @@ for m in "${MODELS[@]}"; do train "${m%%:*}" "${m#*:}"; done
 
 # --- figure 5 -------------------------------------------------------------
 log "plotting per-layer gradient norms"
-"$STRATA" analyze grad-norms --updates "$PLOT_UPDATES" --out "$WORK/fig5" \
+"$STRATA" analyze grad-norms --updates "$PLOT_UPDATES" --log-y --out "$WORK/fig5" \
 	"$WORK/runs/plain$DEPTH" "$WORK/runs/msc$DEPTH"
 
 # --- decoding -------------------------------------------------------------
