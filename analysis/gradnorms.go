@@ -27,18 +27,25 @@ type LayerGradNorms struct {
 var encoderLayer = regexp.MustCompile(`^encoder\.(?:blocks\.(\d+)\.)?layers\.(\d+)$`)
 
 // ReadEncoderGradNorms returns the encoder layers' gradient norms of the
-// training records up to maxUpdate (0: all), bottom layer first.
-func ReadEncoderGradNorms(path string, maxUpdate int) ([]*LayerGradNorms, error) {
+// training records up to maxUpdate (0: all), bottom layer first: the norm
+// over all of a layer's parameters, or with shared over the parameters every
+// architecture's layer has (self-attention and FFN; see train.LayerGradNorms),
+// which compares an MSC layer with a plain one like for like.
+func ReadEncoderGradNorms(path string, maxUpdate int, shared bool) ([]*LayerGradNorms, error) {
 	recs, err := train.ReadMetrics(path)
 	if err != nil {
 		return nil, err
 	}
 	byKey := map[string]*LayerGradNorms{}
 	for _, rec := range recs {
-		if rec.Type != "train" || rec.LayerGradNorms == nil || (maxUpdate > 0 && rec.Update > maxUpdate) {
+		norms := rec.LayerGradNorms
+		if shared {
+			norms = rec.SharedGradNorms
+		}
+		if rec.Type != "train" || norms == nil || (maxUpdate > 0 && rec.Update > maxUpdate) {
 			continue
 		}
-		for k, v := range rec.LayerGradNorms {
+		for k, v := range norms {
 			m := encoderLayer.FindStringSubmatch(k)
 			if m == nil {
 				continue
@@ -54,6 +61,9 @@ func ReadEncoderGradNorms(path string, maxUpdate int) ([]*LayerGradNorms, error)
 		}
 	}
 	if len(byKey) == 0 {
+		if shared {
+			return nil, fmt.Errorf("%s: no layer_grad_norms_shared records (train with --log-grad-norms; runs logged before strata recorded the shared-parameter norm have only --params all)", path)
+		}
 		return nil, fmt.Errorf("%s: no layer_grad_norms records (train with --log-grad-norms)", path)
 	}
 	var out []*LayerGradNorms

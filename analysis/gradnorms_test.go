@@ -20,7 +20,7 @@ func TestReadEncoderGradNormsOrdersLayersBottomUp(t *testing.T) {
 	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := ReadEncoderGradNorms(path, 2)
+	s, err := ReadEncoderGradNorms(path, 2, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,11 +37,11 @@ func TestReadEncoderGradNormsOrdersLayersBottomUp(t *testing.T) {
 func TestReadEncoderGradNormsReportsBadLines(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "metrics.jsonl")
 	os.WriteFile(path, []byte("{\"type\":\"train\"}\nnot json\n"), 0o644)
-	if _, err := ReadEncoderGradNorms(path, 0); err == nil || !strings.Contains(err.Error(), ":2:") {
+	if _, err := ReadEncoderGradNorms(path, 0, false); err == nil || !strings.Contains(err.Error(), ":2:") {
 		t.Fatalf("want an error naming line 2, got %v", err)
 	}
 	os.WriteFile(path, []byte("{\"type\":\"train\",\"update\":1}\n"), 0o644)
-	if _, err := ReadEncoderGradNorms(path, 0); err == nil || !strings.Contains(err.Error(), "--log-grad-norms") {
+	if _, err := ReadEncoderGradNorms(path, 0, false); err == nil || !strings.Contains(err.Error(), "--log-grad-norms") {
 		t.Fatalf("want an error pointing at --log-grad-norms, got %v", err)
 	}
 }
@@ -68,5 +68,21 @@ func TestLayerGradNormsMedian(t *testing.T) {
 	}
 	if got := (&LayerGradNorms{}).Median(); !math.IsNaN(got) {
 		t.Errorf("median of nothing = %v, want NaN", got)
+	}
+}
+
+func TestReadEncoderGradNormsShared(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "metrics.jsonl")
+	os.WriteFile(path, []byte(`{"type":"train","update":1,"layer_grad_norms":{"encoder.layers.0":3},"layer_grad_norms_shared":{"encoder.layers.0":2}}`+"\n"), 0o644)
+	for shared, want := range map[bool]float64{false: 3, true: 2} {
+		s, err := ReadEncoderGradNorms(path, 0, shared)
+		if err != nil || len(s) != 1 || s[0].Norms[0] != want {
+			t.Errorf("shared=%v: %v, %v; want one layer at %v", shared, s, err, want)
+		}
+	}
+	// a run logged before the shared norm existed says so
+	os.WriteFile(path, []byte(`{"type":"train","update":1,"layer_grad_norms":{"encoder.layers.0":3}}`+"\n"), 0o644)
+	if _, err := ReadEncoderGradNorms(path, 0, true); err == nil || !strings.Contains(err.Error(), "layer_grad_norms_shared") {
+		t.Errorf("want an error naming the missing shared records, got %v", err)
 	}
 }

@@ -16,7 +16,8 @@ import (
 type updateStats struct {
 	loss, nll, lr, gnorm float64
 	tokens               int
-	layerNorms           map[string]float64
+	layerNorms           map[string]float64 // per layer, all parameters
+	sharedNorms          map[string]float64 // per layer, self-attention and FFN only
 }
 
 // logger writes progress for people (a live line on a terminal, a line per
@@ -101,6 +102,7 @@ func (l *logger) update(st State, s updateStats) {
 		"wall": round(time.Since(l.start).Seconds())}
 	if s.layerNorms != nil {
 		rec["layer_grad_norms"] = s.layerNorms
+		rec["layer_grad_norms_shared"] = s.sharedNorms
 	}
 	l.record(rec)
 	every := max(l.opts.LogInterval, 1)

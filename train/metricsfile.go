@@ -24,6 +24,9 @@ type Record struct {
 	Wall           float64            `json:"wall"`
 	BLEU           float64            `json:"bleu"`
 	LayerGradNorms map[string]float64 `json:"layer_grad_norms"`
+	// SharedGradNorms is the norm over each layer's self-attention and FFN
+	// parameters (see LayerGradNorms); absent in runs before it was logged.
+	SharedGradNorms map[string]float64 `json:"layer_grad_norms_shared"`
 }
 
 // ReadMetrics reads RUN/metrics.jsonl (or a path to the file itself). A

@@ -201,9 +201,9 @@ func (r *run) step(group []model.Batch) (int, error) {
 		return tokens, nil
 	}
 	r.bad = 0
-	var layerNorms map[string]float64
+	var layerNorms, sharedNorms map[string]float64
 	if r.opts.LogGradNorms {
-		layerNorms = LayerGradNorms(r.m.Params())
+		layerNorms, sharedNorms = LayerGradNorms(r.m.Params())
 	}
 	if r.opts.ClipNorm > 0 && norm > r.opts.ClipNorm {
 		scaleGrads(r.m.Params(), r.opts.ClipNorm/norm)
@@ -213,7 +213,7 @@ func (r *run) step(group []model.Batch) (int, error) {
 	r.st.Update++
 	r.res.UpdateLoss = append(r.res.UpdateLoss, lossBits)
 	r.log.update(r.st, updateStats{loss: lossBits, nll: nll / float64(tokens) / math.Ln2, lr: lr, gnorm: norm,
-		tokens: tokens, layerNorms: layerNorms})
+		tokens: tokens, layerNorms: layerNorms, sharedNorms: sharedNorms})
 	return tokens, nil
 }
 

@@ -124,6 +124,11 @@ for m in "${MODELS[@]}"; do train "${m%%:*}" "${m#*:}"; done
 log "plotting per-layer gradient norms"
 "$STRATA" analyze grad-norms --updates "$PLOT_UPDATES" --log-y --out "$WORK/fig5" \
 	"$WORK/runs/plain$DEPTH" "$WORK/runs/msc$DEPTH"
+# like for like: self-attention and FFN only (MSC layers also hold context
+# attention and a gate); needs runs trained since the shared norm is logged
+"$STRATA" analyze grad-norms --params shared --updates "$PLOT_UPDATES" --log-y --out "$WORK/fig5-shared" \
+	"$WORK/runs/plain$DEPTH" "$WORK/runs/msc$DEPTH" ||
+	log "no shared-parameter gradient norms in these runs (trained before they were logged): fig5-shared skipped"
 
 # --- decoding -------------------------------------------------------------
 if ! "$STRATA" translate --help >/dev/null 2>&1; then
