@@ -13,12 +13,17 @@
 #
 #   experiments/msc/run.sh                 # full run (hours on 2 cores)
 #   SMOKE=1 experiments/msc/run.sh         # end-to-end check in minutes
+#   SYSTEMS=all experiments/msc/run.sh     # also Table 3's baselines and Table 5's ablations
 #
 # Settings (environment):
 #   WORK=runs/msc  DEPTH=18  MAX_UPDATE=800  MAX_TOKENS=2048  LR=7e-4
 #   WARMUP=400  MERGES=10000  BASE=deep-pre-6  THREADS=0 (all cores)
 #   PLOT_UPDATES=800  TRANSLATE_FLAGS="--beam 5"  DIFF_LAST=2  SET="key=value ..."
 #   (extra model overrides for every model)
+#   SYSTEMS="base6 plain msc" (the default; trained in this order) or a list
+#   from: base6 plain msc dlcl transparent msc-add msc-ffn msc-noctxenc
+#   msc-noctx msc-noblock, or "all". Every system gets the same data, schedule
+#   and budget; each is scored against base6 and against msc.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -105,30 +110,58 @@ fi
 # --- training -------------------------------------------------------------
 SETARGS=()
 for kv in $SET; do SETARGS+=(--set "$kv"); done
-train() { # name preset
-	local dir=$WORK/runs/$1
+train() { # name preset [--set key=value ...]
+	local dir=$WORK/runs/$1 name=$1 preset=$2
+	shift 2
 	if [ -e "$dir/.done" ]; then
-		log "train $1: done"
+		log "train $name: done"
 		return
 	fi
-	log "train $1 ($2): up to $MAX_UPDATE updates"
-	"$STRATA" train --data "$DATA" --save-dir "$dir" --preset "$2" "${SETARGS[@]}" \
+	log "train $name ($preset $*): up to $MAX_UPDATE updates"
+	"$STRATA" train --data "$DATA" --save-dir "$dir" --preset "$preset" "${SETARGS[@]}" "$@" \
 		--max-update "$MAX_UPDATE" --max-tokens "$MAX_TOKENS" --lr "$LR" --warmup-updates "$WARMUP" \
 		--save-interval-updates 200 --validate-interval-updates 200 --log-interval 50 --log-grad-norms --threads "$THREADS" --seed 1 --resume
 	touch "$dir/.done"
 }
-MODELS=("base6:$BASE" "plain$DEPTH:deep-pre-$DEPTH" "msc$DEPTH:msc-$DEPTH")
-for m in "${MODELS[@]}"; do train "${m%%:*}" "${m#*:}"; done
+# name:preset[:override,override...] for each system (Table 3 baselines,
+# Table 5 ablations as docs/models-deep.md lists them)
+system() {
+	case $1 in
+	base6) echo "base6:$BASE" ;;
+	plain) echo "plain$DEPTH:deep-pre-$DEPTH" ;;
+	msc) echo "msc$DEPTH:msc-$DEPTH" ;;
+	dlcl) echo "dlcl$DEPTH:dlcl-pre-$DEPTH" ;;
+	transparent) echo "transparent$DEPTH:transparent-$DEPTH" ;;
+	msc-add) echo "msc$DEPTH-add:msc-$DEPTH:deep.fusion=add" ;;
+	msc-ffn) echo "msc$DEPTH-ffn:msc-$DEPTH:deep.context=ffn" ;;
+	msc-noctxenc) echo "msc$DEPTH-noctxenc:msc-$DEPTH:deep.context_enc_attn=false" ;;
+	msc-noctx) echo "msc$DEPTH-noctx:msc-$DEPTH:deep.context=none" ;;
+	msc-noblock) echo "msc$DEPTH-noblock:msc-$DEPTH:deep.block_scale=false" ;;
+	*) log "unknown system $1"; exit 2 ;;
+	esac
+}
+SYSTEMS=${SYSTEMS:-base6 plain msc}
+[ "$SYSTEMS" = all ] && SYSTEMS="base6 plain msc dlcl transparent msc-add msc-ffn msc-noctxenc msc-noctx msc-noblock"
+MODELS=()
+for s in $SYSTEMS; do MODELS+=("$(system "$s")"); done
+for m in "${MODELS[@]}"; do
+	IFS=: read -r name preset overrides <<<"$m"
+	extra=()
+	for kv in ${overrides//,/ }; do extra+=(--set "$kv"); done
+	train "$name" "$preset" "${extra[@]}"
+done
 
 # --- figure 5 -------------------------------------------------------------
 log "plotting per-layer gradient norms"
-"$STRATA" analyze grad-norms --updates "$PLOT_UPDATES" --log-y --out "$WORK/fig5" \
-	"$WORK/runs/plain$DEPTH" "$WORK/runs/msc$DEPTH"
-# like for like: self-attention and FFN only (MSC layers also hold context
-# attention and a gate); needs runs trained since the shared norm is logged
-"$STRATA" analyze grad-norms --params shared --updates "$PLOT_UPDATES" --log-y --out "$WORK/fig5-shared" \
-	"$WORK/runs/plain$DEPTH" "$WORK/runs/msc$DEPTH" ||
-	log "no shared-parameter gradient norms in these runs (trained before they were logged): fig5-shared skipped"
+deep=()
+for m in "${MODELS[@]}"; do [ "${m%%:*}" = base6 ] || deep+=("$WORK/runs/${m%%:*}"); done
+if [ ${#deep[@]} -gt 0 ]; then
+	"$STRATA" analyze grad-norms --updates "$PLOT_UPDATES" --log-y --out "$WORK/fig5" "${deep[@]}"
+	# like for like: self-attention and FFN only (MSC layers also hold context
+	# attention and a gate); needs runs trained since the shared norm is logged
+	"$STRATA" analyze grad-norms --params shared --updates "$PLOT_UPDATES" --log-y --out "$WORK/fig5-shared" "${deep[@]}" ||
+		log "no shared-parameter gradient norms in these runs (trained before they were logged): fig5-shared skipped"
+fi
 
 # --- decoding -------------------------------------------------------------
 if ! "$STRATA" translate --help >/dev/null 2>&1; then
@@ -157,22 +190,27 @@ for m in "${MODELS[@]}"; do
 	name=${m%%:*}
 	out=$WORK/scores/$name.txt
 	if [ ! -s "$out" ]; then
-		"$STRATA" eval --hyp "$WORK/hyp/$name.de" --ref "$TEST_REF" --metrics bleu,chrf >"$out.tmp"
+		"$STRATA" eval --hyp "$WORK/hyp/$name.de" --ref "$TEST_REF" --metrics bleu,chrf,ter >"$out.tmp"
 		mv "$out.tmp" "$out"
 	fi
-	if [ "$name" != base6 ] && [ ! -s "$WORK/scores/$name-vs-base6.txt" ]; then
-		"$STRATA" eval --hyp "$WORK/hyp/$name.de" --ref "$TEST_REF" --metrics bleu,chrf \
-			--paired-bs --baseline "$WORK/hyp/base6.de" >"$WORK/scores/$name-vs-base6.tmp"
-		mv "$WORK/scores/$name-vs-base6.tmp" "$WORK/scores/$name-vs-base6.txt"
-	fi
+	# paired bootstrap against the 6-layer baseline and against MSC itself
+	[ "$name" = base6 ] && continue
+	for base in base6 "msc$DEPTH"; do
+		[ "$name" = "$base" ] || [ ! -s "$WORK/hyp/$base.de" ] || [ -s "$WORK/scores/$name-vs-$base.txt" ] && continue
+		"$STRATA" eval --hyp "$WORK/hyp/$name.de" --ref "$TEST_REF" --metrics bleu,chrf,ter \
+			--paired-bs --baseline "$WORK/hyp/$base.de" >"$WORK/scores/$name-vs-$base.tmp"
+		mv "$WORK/scores/$name-vs-$base.tmp" "$WORK/scores/$name-vs-$base.txt"
+	done
 done
 # --- difficulty buckets (the paper's Figure 3) ------------------------------
 # base6's last DIFF_LAST checkpoints rank the test pairs; BLEU per quarter.
-if [ ! -s "$WORK/difficulty/difficulty.json" ]; then
+# Systems added to an earlier run: remove $WORK/scores/difficulty.md to redo the table.
+if [ ! -s "$WORK/difficulty/difficulty.json" ] || [ ! -s "$WORK/scores/difficulty.md" ]; then
 	log "difficulty buckets (base6's last $DIFF_LAST checkpoints)"
+	hyps=()
+	for m in "${MODELS[@]}"; do hyps+=("${m%%:*}=$WORK/hyp/${m%%:*}.de"); done
 	"$STRATA" analyze difficulty --model "$WORK/runs/base6" --last "$DIFF_LAST" --source "$TEST_SRC" --reference "$TEST_REF" \
-		--threads "$THREADS" --out "$WORK/difficulty" \
-		base6="$WORK/hyp/base6.de" "plain$DEPTH=$WORK/hyp/plain$DEPTH.de" "msc$DEPTH=$WORK/hyp/msc$DEPTH.de" \
+		--threads "$THREADS" --out "$WORK/difficulty" "${hyps[@]}" \
 		>"$WORK/scores/difficulty.md.tmp"
 	mv "$WORK/scores/difficulty.md.tmp" "$WORK/scores/difficulty.md"
 fi
