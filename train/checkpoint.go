@@ -44,12 +44,26 @@ const (
 	bestName = "checkpoint_best.bin"
 )
 
+// checkpointTensors are the parameters and the optimiser's moments.
+func (r *run) checkpointTensors() []*engine.Tensor {
+	return append(append([]*engine.Tensor{}, r.m.Params().List()...), r.adam.State()...)
+}
+
+// saveCheckpoint is collective in a data-parallel run: every rank checks
+// that its parameters agree with rank 0's, and rank 0 writes.
 func (r *run) saveCheckpoint() error {
 	name := filepath.Join(r.opts.SaveDir, fmt.Sprintf("checkpoint_%d.bin", r.st.Update))
 	r.st.DropSeed, r.st.DropCount = r.g.RNGState()
 	r.st.AdamStep = r.adam.Step
 	meta := checkpointMeta{Kind: model.CheckpointKind, Config: r.m.Config(), State: r.st}
-	tensors := append(append([]*engine.Tensor{}, r.m.Params().List()...), r.adam.State()...)
+	tensors := r.checkpointTensors()
+	if err := r.d.verifyAgreement(tensors, r.st.Update); err != nil {
+		return err
+	}
+	r.savedAt = r.st.Update
+	if !r.d.root() {
+		return nil
+	}
 	f, err := atomicfile.Create(name)
 	if err != nil {
 		return err
@@ -153,13 +167,17 @@ func (r *run) restore() (bool, error) {
 	return true, nil
 }
 
-// saveBest links the latest checkpoint as checkpoint_best.bin.
+// saveBest links the latest checkpoint as checkpoint_best.bin, saving it
+// first unless this invocation just did.
 func (r *run) saveBest() error {
 	src := filepath.Join(r.opts.SaveDir, fmt.Sprintf("checkpoint_%d.bin", r.st.Update))
-	if _, err := os.Stat(src); err != nil {
+	if r.savedAt != r.st.Update {
 		if err := r.saveCheckpoint(); err != nil {
 			return err
 		}
+	}
+	if !r.d.root() {
+		return nil
 	}
 	return linkAtomically(src, filepath.Join(r.opts.SaveDir, bestName))
 }

@@ -18,6 +18,9 @@ type updateStats struct {
 	tokens               int
 	layerNorms           map[string]float64 // per layer, all parameters
 	sharedNorms          map[string]float64 // per layer, self-attention and FFN only
+	// comm is the update's all-reduce time in a run over ranks > 1.
+	comm  time.Duration
+	ranks int
 }
 
 // logger writes progress for people (a live line on a terminal, a line per
@@ -38,12 +41,18 @@ type logger struct {
 	pending bool // a live line is on screen
 }
 
-func newLogger(o Options, update int) (*logger, error) {
+// newLogger returns the run's logger; one that does not write (the other
+// ranks of a data-parallel run) discards everything.
+func newLogger(o Options, update int, write bool) (*logger, error) {
 	l := &logger{opts: o, out: o.Log, start: time.Now(), first: update}
 	if l.out == nil {
 		l.out = io.Discard
 	}
 	l.window.since = time.Now()
+	if !write {
+		l.jw = bufio.NewWriter(io.Discard)
+		return l, nil
+	}
 	path := filepath.Join(o.SaveDir, "metrics.jsonl")
 	if err := truncateMetrics(path, update); err != nil {
 		return nil, err
@@ -103,6 +112,9 @@ func (l *logger) update(st State, s updateStats) {
 	if s.layerNorms != nil {
 		rec["layer_grad_norms"] = s.layerNorms
 		rec["layer_grad_norms_shared"] = s.sharedNorms
+	}
+	if s.ranks > 1 {
+		rec["ranks"], rec["allreduce_s"] = s.ranks, round(s.comm.Seconds())
 	}
 	l.record(rec)
 	every := max(l.opts.LogInterval, 1)
@@ -176,8 +188,10 @@ func (l *logger) close() {
 		fmt.Fprintln(l.out)
 	}
 	l.jw.Flush()
-	l.jsonl.Sync()
-	l.jsonl.Close()
+	if l.jsonl != nil {
+		l.jsonl.Sync()
+		l.jsonl.Close()
+	}
 }
 
 func round(x float64) float64 {

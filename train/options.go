@@ -8,6 +8,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/strata-nmt/strata/engine/mpi"
 	"github.com/strata-nmt/strata/model"
 )
 
@@ -60,6 +61,12 @@ type Options struct {
 	// StopAfter, when > 0, stops (as if interrupted) after this many
 	// updates of this invocation; tests use it to simulate a crash.
 	StopAfter int `yaml:"-"`
+	// Comm is the MPI communicator of a data-parallel run (nil: this
+	// process trains alone). See docs/distributed.md.
+	Comm mpi.Comm `yaml:"-"`
+	// BatchTokens is the --max-tokens bound of one batch; only the log's
+	// statement of the effective batch uses it (0: not stated).
+	BatchTokens int `yaml:"-"`
 	// ValidHook, if set, runs after each validation (e.g. greedy BLEU on a
 	// dev set) and its named values are logged.
 	ValidHook func(m model.Model) (map[string]float64, error) `yaml:"-"`

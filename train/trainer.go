@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/strata-nmt/strata/engine"
+	"github.com/strata-nmt/strata/engine/mpi"
 	"github.com/strata-nmt/strata/model"
 )
 
@@ -23,6 +24,9 @@ type Result struct {
 	// UpdateLoss is the training loss (bits per token) of every update
 	// this invocation ran, for tests and plots.
 	UpdateLoss []float64
+	// CommSeconds is the time spent all-reducing gradients (0 when
+	// training alone).
+	CommSeconds float64
 }
 
 // ErrDiverged is returned when too many updates in a row were non-finite.
@@ -43,6 +47,10 @@ type run struct {
 	// validatedAt is the update of the last validation in this invocation
 	// (-1: none yet).
 	validatedAt int
+	// savedAt is the update of the last checkpoint of this invocation (-1:
+	// none yet).
+	savedAt int
+	d       *dist
 }
 
 // Run trains a new model (or, with opts.Resume, continues the run in
@@ -65,7 +73,11 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(opts.SaveDir, 0o755); err != nil {
+	d := newDist(opts.Comm)
+	if !d.root() {
+		// rank 0 alone reports progress and writes the run directory
+		opts.Log, opts.LogIsTerminal = nil, false
+	} else if err := os.MkdirAll(opts.SaveDir, 0o755); err != nil {
 		return nil, err
 	}
 	adam, err := NewAdam(m.Params().List(), opts.Adam)
@@ -77,27 +89,76 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 		return nil, err
 	}
 	r := &run{opts: opts, m: m, g: engine.NewGraph(opts.Seed), adam: adam, src: src, valid: valid,
-		sched: sched, st: State{Epoch: 1}, validatedAt: -1}
+		sched: sched, st: State{Epoch: 1}, validatedAt: -1, savedAt: -1, d: d}
 	if opts.Threads > 0 {
 		r.g.SetThreads(opts.Threads)
 	}
-	if opts.Resume {
-		ok, err := r.restore()
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			r.logf("resumed from %s at update %d (epoch %d, batch %d)", lastName, r.st.Update, r.st.Epoch, r.st.BatchIndex)
-		}
+	resumed, err := r.start()
+	if err != nil {
+		return nil, err
 	}
-	if r.log, err = newLogger(opts, r.st.Update); err != nil {
+	if resumed {
+		r.logf("resumed from %s at update %d (epoch %d, batch %d)", lastName, r.st.Update, r.st.Epoch, r.st.BatchIndex)
+	}
+	if r.log, err = newLogger(r.opts, r.st.Update, d.root()); err != nil {
 		return nil, err
 	}
 	defer r.log.close()
 	r.logf("model: %s, %d parameters", m.Config().Summary(), m.Params().Count())
+	if d.multi() {
+		r.logf("%s", r.effectiveBatch())
+	}
 	err = r.loop(ctx)
 	r.res.Updates, r.res.Epochs, r.res.BestValid = r.st.Update, r.st.Epoch, r.st.BestValid
+	r.res.CommSeconds = d.commTime.Seconds()
 	return &r.res, err
+}
+
+// start restores the last checkpoint when resuming (rank 0 reads it) and
+// gives every rank rank 0's parameters, optimiser state and position, so
+// that only rank 0 needs the run directory.
+func (r *run) start() (bool, error) {
+	var ok bool
+	var err error
+	if r.opts.Resume && r.d.root() {
+		ok, err = r.restore()
+	}
+	if !r.d.multi() {
+		return ok, err
+	}
+	msg := struct {
+		Restored bool
+		Err      string
+		State    State
+	}{ok, "", r.st}
+	if err != nil {
+		msg.Err = err.Error()
+	}
+	if e := r.d.bcastJSON(&msg); e != nil {
+		return false, e
+	}
+	if msg.Err != "" {
+		if err != nil {
+			return false, err
+		}
+		return false, fmt.Errorf("rank 0: %s", msg.Err)
+	}
+	r.st, r.adam.Step = msg.State, msg.State.AdamStep
+	if msg.Restored {
+		r.g.SetRNGState(r.st.DropSeed, r.st.DropCount)
+	}
+	return msg.Restored, r.d.bcastTensors(r.checkpointTensors())
+}
+
+// effectiveBatch states what one update sums over in a data-parallel run.
+func (r *run) effectiveBatch() string {
+	n, k := r.d.comm.Size(), r.opts.UpdateFreq
+	s := fmt.Sprintf("data parallel: %s; each update sums %d ranks × %d batches (update-freq) = %d batches",
+		mpi.Describe(r.d.comm), n, k, n*k)
+	if r.opts.BatchTokens > 0 {
+		s += fmt.Sprintf(" of up to %d tokens (max-tokens per rank) = up to %d tokens", r.opts.BatchTokens, n*k*r.opts.BatchTokens)
+	}
+	return s
 }
 
 func (r *run) logf(format string, args ...any) {
@@ -136,12 +197,25 @@ func (r *run) loop(ctx context.Context) error {
 		}
 	}()
 	for {
-		if stop, why := r.done(start); stop {
+		stop, why := r.done(start)
+		interrupted := ctx.Err() != nil || (r.opts.StopAfter > 0 && r.st.Update-startUpdates >= r.opts.StopAfter)
+		if r.d.multi() {
+			// the ranks stop together: a time limit or a signal may reach
+			// one rank an update before another
+			var err error
+			if stop, interrupted, err = r.agreeStop(stop, interrupted); err != nil {
+				return err
+			}
+			if stop && why == "" {
+				why = fmt.Sprintf("reached the time limit of %s", r.opts.MaxTime)
+			}
+		}
+		if stop {
 			r.res.Stopped = why
 			r.logf("done: %s", why)
 			return r.finish()
 		}
-		if err := ctx.Err(); err != nil || (r.opts.StopAfter > 0 && r.st.Update-startUpdates >= r.opts.StopAfter) {
+		if interrupted {
 			r.res.Stopped = "interrupted"
 			r.logf("interrupted at update %d: saving checkpoint", r.st.Update)
 			return r.saveCheckpoint()
@@ -153,11 +227,13 @@ func (r *run) loop(ctx context.Context) error {
 			}
 			continue
 		}
-		var group []model.Batch
-		for len(group) < r.opts.UpdateFreq && r.st.BatchIndex+len(group) < n {
-			group = append(group, batch(r.st.BatchIndex+len(group)))
+		size := min(r.opts.UpdateFreq*r.d.comm.Size(), n-r.st.BatchIndex)
+		lo, hi := r.d.share(r.st.BatchIndex, size, r.opts.UpdateFreq)
+		group := make([]model.Batch, 0, hi-lo)
+		for i := lo; i < hi; i++ {
+			group = append(group, batch(i))
 		}
-		ntok, err := r.step(group)
+		ntok, err := r.step(group, lo, size)
 		if err != nil {
 			return err
 		}
@@ -168,14 +244,31 @@ func (r *run) loop(ctx context.Context) error {
 	}
 }
 
-// step runs forward/backward over a group of batches and one optimiser
-// update; it returns the number of target tokens.
-func (r *run) step(group []model.Batch) (int, error) {
+// agreeStop combines the ranks' stop and interrupt decisions: any rank's
+// is every rank's.
+func (r *run) agreeStop(stop, interrupted bool) (bool, bool, error) {
+	a, b := 0.0, 0.0
+	if stop {
+		a = 1
+	}
+	if interrupted {
+		b = 1
+	}
+	err := r.d.sum64(&a, &b)
+	return a > 0, b > 0, err
+}
+
+// step runs forward/backward over this rank's batches of an update (the
+// batches first, first+1, ... of the epoch; the update's global group has
+// size batches) and one optimiser update; it returns the number of target
+// tokens of the whole update.
+func (r *run) step(group []model.Batch, first, size int) (int, error) {
 	r.m.Params().ZeroGrad()
 	var loss, nll float64
 	tokens := 0
-	for _, bt := range group {
+	for j, bt := range group {
 		r.g.Reset()
+		r.dropoutStream(first + j)
 		res := model.Loss(r.g, r.m, bt, r.opts.LabelSmoothing)
 		r.g.Backward(res.Loss)
 		loss += float64(res.Loss.Item())
@@ -183,9 +276,17 @@ func (r *run) step(group []model.Batch) (int, error) {
 		tokens += res.Tokens
 	}
 	r.g.Reset()
-	r.st.BatchIndex += len(group)
-	if tokens == 0 {
+	r.st.BatchIndex += size
+	ftok := float64(tokens)
+	if err := r.d.sum64(&loss, &nll, &ftok); err != nil {
+		return 0, err
+	}
+	if tokens = int(ftok); tokens == 0 {
 		return 0, nil
+	}
+	commBefore := r.d.commTime
+	if err := r.d.reduceGrads(r.m.Params().List()); err != nil {
+		return 0, err
 	}
 	// fairseq normalises the summed gradient by the number of target tokens
 	scaleGrads(r.m.Params(), 1/float64(tokens))
@@ -213,8 +314,17 @@ func (r *run) step(group []model.Batch) (int, error) {
 	r.st.Update++
 	r.res.UpdateLoss = append(r.res.UpdateLoss, lossBits)
 	r.log.update(r.st, updateStats{loss: lossBits, nll: nll / float64(tokens) / math.Ln2, lr: lr, gnorm: norm,
-		tokens: tokens, layerNorms: layerNorms, sharedNorms: sharedNorms})
+		tokens: tokens, layerNorms: layerNorms, sharedNorms: sharedNorms, comm: r.d.commTime - commBefore, ranks: r.d.comm.Size()})
 	return tokens, nil
+}
+
+// dropoutStream starts batch i of the epoch's dropout masks at a counter
+// that depends on (epoch, i) alone, so a batch gets the same masks whichever
+// rank trains it and wherever it falls in an update's group. Each batch has
+// 2^16 dropout ops of room, far more than any model draws.
+func (r *run) dropoutStream(i int) {
+	seed, _ := r.g.RNGState()
+	r.g.SetRNGState(seed, uint64(r.st.Epoch)<<40|uint64(i)<<16)
 }
 
 func scaleGrads(p *engine.Params, s float64) {

@@ -13,22 +13,65 @@ import (
 // ValidLoss returns the mean NLL in bits per target token of m on batches
 // (no dropout, no label smoothing).
 func ValidLoss(m model.Model, batches []model.Batch, threads int) float64 {
+	nll, tokens := validSums(m, batches, 0, 1, threads)
+	if tokens == 0 {
+		return math.NaN()
+	}
+	return nll / tokens / math.Ln2
+}
+
+// validSums returns the summed NLL (nats) and target tokens of the batches
+// i ≡ part (mod parts).
+func validSums(m model.Model, batches []model.Batch, part, parts, threads int) (nll, tokens float64) {
 	g := engine.NewInference()
 	if threads > 0 {
 		g.SetThreads(threads)
 	}
-	var nll float64
-	tokens := 0
-	for _, bt := range batches {
-		res := model.Loss(g, m, bt, 0)
+	for i := part; i < len(batches); i += parts {
+		res := model.Loss(g, m, batches[i], 0)
 		nll += res.NLL
-		tokens += res.Tokens
+		tokens += float64(res.Tokens)
 		g.Reset()
 	}
-	if tokens == 0 {
-		return math.NaN()
+	return nll, tokens
+}
+
+// validLoss is ValidLoss with the batches shared among the ranks.
+func (r *run) validLoss() (float64, error) {
+	nll, tokens := validSums(r.m, r.valid, r.d.comm.Rank(), r.d.comm.Size(), r.opts.Threads)
+	if err := r.d.sum64(&nll, &tokens); err != nil {
+		return 0, err
 	}
-	return nll / float64(tokens) / math.Ln2
+	if tokens == 0 {
+		return math.NaN(), nil
+	}
+	return nll / tokens / math.Ln2, nil
+}
+
+// validHook runs the validation hook on rank 0 and gives its values to
+// every rank (they drive checkpoint_best and patience everywhere).
+func (r *run) validHook() (map[string]float64, error) {
+	if !r.d.multi() {
+		return r.opts.ValidHook(r.m)
+	}
+	msg := struct {
+		Vals map[string]float64
+		Err  string
+	}{}
+	if r.d.root() {
+		vals, err := r.opts.ValidHook(r.m)
+		msg.Vals = vals
+		if err != nil {
+			msg.Err = err.Error()
+		}
+	}
+	if err := r.d.bcastJSON(&msg); err != nil {
+		return nil, err
+	}
+	if msg.Err != "" {
+		return nil, fmt.Errorf("validation hook on rank 0: %s", msg.Err)
+	}
+	return msg.Vals, nil
 }
 
 func (r *run) validate() error {
@@ -36,11 +79,14 @@ func (r *run) validate() error {
 		return nil
 	}
 	r.validatedAt = r.st.Update
-	loss := ValidLoss(r.m, r.valid, r.opts.Threads)
+	loss, err := r.validLoss()
+	if err != nil {
+		return err
+	}
 	r.res.LastValid = loss
 	extra := map[string]float64{}
 	if r.opts.ValidHook != nil {
-		vals, err := r.opts.ValidHook(r.m)
+		vals, err := r.validHook()
 		if err != nil {
 			return err
 		}
