@@ -28,6 +28,9 @@ type StreamOptions struct {
 	ProgressLog bool
 	// Total is the number of input lines when known (for the ETA), else 0.
 	Total int
+	// FirstLine is the number of corpus lines before the input (a shard's
+	// start), so that n-best line numbers and messages count in the corpus.
+	FirstLine int
 }
 
 // Stream translates r line by line into w.
@@ -60,7 +63,7 @@ func (t *Translator) Stream(r io.Reader, w io.Writer, o StreamOptions) error {
 		if len(lines) == 0 {
 			break
 		}
-		base := t.Stats.Lines - first
+		base := t.Stats.Lines - first + o.FirstLine
 		res, err := t.Lines(lines, o.Src, o.Tgt, o.Pivot)
 		if err != nil {
 			return fmt.Errorf("input lines %d-%d: %w", base+1, base+len(lines), err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,6 +48,17 @@ func TestCLIPipeline(t *testing.T) {
 	lines := strings.Split(strings.TrimRight(readFile(t, hyp), "\n"), "\n")
 	if len(lines) != 500 {
 		t.Fatalf("translate wrote %d lines for 500 inputs", len(lines))
+	}
+	// three shards, concatenated in order, are the whole translation
+	var shards strings.Builder
+	for i := 1; i <= 3; i++ {
+		part := fmt.Sprintf("%s.%d", hyp, i)
+		run(t, "translate", "--model", runDir, "--input", src, "--output", part, "--beam", "2", "--max-len-a", "1", "--max-len-b", "5",
+			"--shard", fmt.Sprintf("%d/3", i))
+		shards.WriteString(readFile(t, part))
+	}
+	if shards.String() != readFile(t, hyp) {
+		t.Errorf("translations of --shard 1/3, 2/3, 3/3 concatenated differ from the unsharded translation")
 	}
 	ev := run(t, "eval", "--hyp", hyp, "--ref", filepath.Join(dir, "corpus", "test.qab"), "--metrics", "bleu,chrf")
 	if !strings.Contains(ev, "BLEU") || !strings.Contains(ev, "chrF2") {

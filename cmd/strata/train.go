@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/engine/mpi"
 	"github.com/strata-nmt/strata/model"
 	"github.com/strata-nmt/strata/train"
 )
@@ -91,10 +92,16 @@ checkpoint_best.bin), metrics to RUN/metrics.jsonl. Ctrl-C saves a checkpoint;
 	rootCmd.AddCommand(cmd)
 }
 
-func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) error {
+func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 	if f.dataDir == "" || o.SaveDir == "" {
 		return fmt.Errorf("train: --data and --save-dir are required")
 	}
+	comm, err := mpi.Init()
+	if err != nil {
+		return err
+	}
+	defer func() { err = endMPI(comm, err) }()
+	o.Comm, o.BatchTokens = comm, f.maxTokens
 	ds, err := data.Open(f.dataDir)
 	if err != nil {
 		return err
@@ -130,14 +137,17 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) error {
 	}
 	o.Log = cmd.ErrOrStderr()
 	o.LogIsTerminal = term.IsTerminal(int(os.Stderr.Fd()))
-	if err := train.WriteRunInfo(o.SaveDir, train.RunInfo{DataDir: f.dataDir, Model: o.Model.Summary(),
-		Command: strings.Join(os.Args, " ")}); err != nil {
-		return err
+	if comm.Rank() == 0 {
+		if err := train.WriteRunInfo(o.SaveDir, train.RunInfo{DataDir: f.dataDir, Model: o.Model.Summary(),
+			Command: strings.Join(os.Args, " ")}); err != nil {
+			return err
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	defer watchMPIStop(ctx, comm, o.SaveDir)()
 	res, err := train.RunModel(ctx, o, m, train.DataSource{B: b}, valid)
-	if err != nil {
+	if err != nil || comm.Rank() != 0 {
 		return err
 	}
 	best := "no validation yet"

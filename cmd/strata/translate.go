@@ -24,6 +24,7 @@ type translateFlags struct {
 	maxSrcLen, threads       int
 	scores, align            bool
 	alignLayer               int
+	shard                    string
 }
 
 // searchFlags registers the search options shared by translate and the
@@ -81,6 +82,7 @@ X→en→Y in one command. See docs/decoding.md.`,
 	fl.BoolVar(&f.scores, "scores", false, "prefix each output with its score and a tab")
 	fl.BoolVar(&f.align, "alignment", false, "append \" ||| \" and word alignments (s-t pairs, 0-based) from the encoder attention, as Marian's --alignment hard")
 	fl.IntVar(&f.alignLayer, "alignment-layer", -1, "decoder layer whose encoder attention aligns, 0-based (-1: the penultimate)")
+	fl.StringVar(&f.shard, "shard", "", "translate only shard I/N of --input's lines (N contiguous parts, I from 1); `cat` of the N outputs in order is the whole translation (docs/distributed.md)")
 	searchFlags(cmd, &f.opt)
 	rootCmd.AddCommand(cmd)
 }
@@ -102,6 +104,11 @@ func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 	defer closeIn()
 	so := decode.StreamOptions{Src: f.src, Tgt: f.tgt, Pivot: f.pivot, Buffer: f.buffer, Scores: f.scores,
 		Progress: os.Stderr, ProgressLog: !term.IsTerminal(int(os.Stderr.Fd())), Total: total}
+	if f.shard != "" {
+		if in, err = shardInput(f, in, &so); err != nil {
+			return err
+		}
+	}
 	start := time.Now()
 	err = writeOutput(f.output, func(w io.Writer) error { return tr.Stream(in, w, so) })
 	if err != nil {
@@ -112,6 +119,21 @@ func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 	fmt.Fprintf(os.Stderr, "translated %d lines (%d sentences, %d source / %d generated tokens) in %.1fs: %.2f sentences/s, %.1f tokens/s\n",
 		s.Lines, s.Sentences, s.SrcTokens, s.Tokens, el, float64(s.Sentences)/el, float64(s.Tokens)/el)
 	return nil
+}
+
+// shardInput narrows the input to the lines of --shard.
+func shardInput(f *translateFlags, in io.Reader, so *decode.StreamOptions) (io.Reader, error) {
+	sh, err := decode.ParseShard(f.shard)
+	if err != nil {
+		return nil, err
+	}
+	if f.input == "-" || f.input == "" {
+		return nil, fmt.Errorf("translate: --shard needs --input FILE (the shards are cut from its line count)")
+	}
+	first, end := sh.Lines(so.Total)
+	fmt.Fprintf(os.Stderr, "shard %d/%d: lines %d-%d of %d in %s\n", sh.I, sh.N, first+1, end, so.Total, f.input)
+	so.Total, so.FirstLine = end-first, first
+	return decode.LineRange(in, first, end), nil
 }
 
 // newTranslator loads one model, or several as an ensemble, for decoding.
