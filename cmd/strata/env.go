@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/cpu"
 
 	"github.com/strata-nmt/strata/engine/blas"
+	"github.com/strata-nmt/strata/engine/mpi"
 	"github.com/strata-nmt/strata/internal/buildinfo"
 )
 
@@ -26,6 +27,11 @@ func init() {
 			fmt.Fprintf(w, "threads       %d (GOMAXPROCS), %d CPUs\n", runtime.GOMAXPROCS(0), runtime.NumCPU())
 			fmt.Fprintf(w, "matmul        %s, %d threads\n", be.Name(), be.Threads())
 			fmt.Fprintln(w, "              (STRATA_BLAS=go forces the pure-Go fallback; STRATA_BLAS=/path/lib.so picks a CBLAS)")
+			if lib := mpi.Library(); lib != "" {
+				fmt.Fprintf(w, "mpi           Open MPI (%s): mpirun -np N strata train ... trains data-parallel\n", lib)
+			} else {
+				fmt.Fprintln(w, "mpi           no Open MPI libmpi (apt-get install openmpi-bin libopenmpi3 for data-parallel training)")
+			}
 		},
 	})
 }

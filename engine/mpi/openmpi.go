@@ -48,6 +48,25 @@ type openMPI struct {
 	ints [4]int32
 }
 
+// Library returns the Open MPI library Init would load, or "" when none
+// loads (for `strata env`); it does not initialise MPI.
+func Library() string {
+	paths := libraryCandidates
+	if env := os.Getenv("STRATA_MPI"); env != "" {
+		paths = []string{env}
+	}
+	for _, p := range paths {
+		if lib, err := purego.Dlopen(p, purego.RTLD_NOW|purego.RTLD_GLOBAL); err == nil {
+			_, err := purego.Dlsym(lib, "ompi_mpi_comm_world")
+			purego.Dlclose(lib)
+			if err == nil {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
 func initOpenMPI(env string) (Comm, error) {
 	paths := libraryCandidates
 	if env != "" {
