@@ -166,6 +166,23 @@ func TestDataParallelRankFailure(t *testing.T) {
 	}
 }
 
+// Ranks whose parameters drift apart (here rank 1 runs Adam with another
+// ε) are caught at the first checkpoint, on every rank, before it is
+// written.
+func TestDataParallelChecksum(t *testing.T) {
+	dir := t.TempDir()
+	out, err := runRanks(t, "diverge", dir)
+	if err != nil {
+		t.Fatalf("mpirun: %v\n%s", err, out)
+	}
+	if n := strings.Count(out, "parameters disagree"); n != 2 {
+		t.Errorf("%d of 2 ranks reported the disagreement:\n%s", n, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, lastName)); err == nil {
+		t.Errorf("a checkpoint was written although the ranks disagree")
+	}
+}
+
 // killingSource kills its own process (as the OOM killer would) when asked
 // for batch (epoch, index).
 type killingSource struct {
@@ -206,8 +223,19 @@ func TestDataParallelRank(t *testing.T) {
 	}
 	o := dpOpts(dir, 1)
 	o.Comm, o.Log, o.BatchTokens = comm, os.Stderr, 0
+	if mode == "diverge" && comm.Rank() == 1 {
+		o.Adam.Eps = 1e-3
+	}
 	res, err := Run(context.Background(), o, src, task.Valid(3))
+	if mode == "diverge" {
+		if err == nil || !strings.Contains(err.Error(), "parameters disagree") {
+			t.Fatalf("rank %d: want a disagreement error, got %v", comm.Rank(), err)
+		}
+		fmt.Fprintf(os.Stderr, "rank %d: %v\n", comm.Rank(), err)
+		return
+	}
 	if err != nil {
+		fmt.Fprintf(os.Stderr, "rank %d: %v\n", comm.Rank(), err)
 		comm.Abort(1)
 	}
 	if comm.Rank() == 0 {
