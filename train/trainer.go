@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/strata-nmt/strata/engine"
-	"github.com/strata-nmt/strata/engine/mpi"
 	"github.com/strata-nmt/strata/model"
 )
 
@@ -114,53 +113,6 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 	return &r.res, err
 }
 
-// start restores the last checkpoint when resuming (rank 0 reads it) and
-// gives every rank rank 0's parameters, optimiser state and position, so
-// that only rank 0 needs the run directory.
-func (r *run) start() (bool, error) {
-	var ok bool
-	var err error
-	if r.opts.Resume && r.d.root() {
-		ok, err = r.restore()
-	}
-	if !r.d.multi() {
-		return ok, err
-	}
-	msg := struct {
-		Restored bool
-		Err      string
-		State    State
-	}{ok, "", r.st}
-	if err != nil {
-		msg.Err = err.Error()
-	}
-	if e := r.d.bcastJSON(&msg); e != nil {
-		return false, e
-	}
-	if msg.Err != "" {
-		if err != nil {
-			return false, err
-		}
-		return false, fmt.Errorf("rank 0: %s", msg.Err)
-	}
-	r.st, r.adam.Step = msg.State, msg.State.AdamStep
-	if msg.Restored {
-		r.g.SetRNGState(r.st.DropSeed, r.st.DropCount)
-	}
-	return msg.Restored, r.d.bcastTensors(r.checkpointTensors())
-}
-
-// effectiveBatch states what one update sums over in a data-parallel run.
-func (r *run) effectiveBatch() string {
-	n, k := r.d.comm.Size(), r.opts.UpdateFreq
-	s := fmt.Sprintf("data parallel: %s; each update sums %d ranks × %d batches (update-freq) = %d batches",
-		mpi.Describe(r.d.comm), n, k, n*k)
-	if r.opts.BatchTokens > 0 {
-		s += fmt.Sprintf(" of up to %d tokens (max-tokens per rank) = up to %d tokens", r.opts.BatchTokens, n*k*r.opts.BatchTokens)
-	}
-	return s
-}
-
 func (r *run) logf(format string, args ...any) {
 	if r.log != nil {
 		r.log.line(fmt.Sprintf(format, args...))
@@ -242,20 +194,6 @@ func (r *run) loop(ctx context.Context) error {
 			return err
 		}
 	}
-}
-
-// agreeStop combines the ranks' stop and interrupt decisions: any rank's
-// is every rank's.
-func (r *run) agreeStop(stop, interrupted bool) (bool, bool, error) {
-	a, b := 0.0, 0.0
-	if stop {
-		a = 1
-	}
-	if interrupted {
-		b = 1
-	}
-	err := r.d.sum64(&a, &b)
-	return a > 0, b > 0, err
 }
 
 // step runs forward/backward over this rank's batches of an update (the
