@@ -23,7 +23,6 @@ package mpi
 import (
 	"fmt"
 	"os"
-	"strconv"
 )
 
 // Comm is a communicator over the processes ("ranks") of one job. Every
@@ -80,17 +79,6 @@ func (Local) Barrier() error                    { return nil }
 func (Local) Abort(code int)                    { os.Exit(code) }
 func (Local) Finalize() error                   { return nil }
 func (Local) Name() string                      { return "single process" }
-
-// envRank is the rank the launcher announced, for messages written before
-// (or without) MPI_Init; -1 when unknown.
-func envRank() int {
-	for _, k := range []string{"OMPI_COMM_WORLD_RANK", "PMIX_RANK"} {
-		if n, err := strconv.Atoi(os.Getenv(k)); err == nil {
-			return n
-		}
-	}
-	return -1
-}
 
 // Describe is a one-line summary of a communicator for logs.
 func Describe(c Comm) string {
