@@ -88,8 +88,8 @@ func Open(dir string) (*Dataset, error) {
 	if _, err := parseDecoderStart(m.DecoderStart); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	if v.Size() != m.VocabSize {
-		return nil, fmt.Errorf("%s: vocabulary has %d tokens, the manifest says %d", dir, v.Size(), m.VocabSize)
+	if err := m.CheckVocab(dir, v); err != nil {
+		return nil, err
 	}
 	var files []string
 	seen := map[string]bool{}

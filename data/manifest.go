@@ -30,19 +30,22 @@ type Manifest struct {
 	Version int    `json:"version"`
 	// Key hashes the resolved config and the inputs' checksums: a rerun
 	// with the same key has nothing to do.
-	Key          string                `json:"key"`
-	Languages    []string              `json:"languages"`
-	TagScheme    string                `json:"tag_scheme"`
-	TagStyle     string                `json:"tag_style"`
-	TagInLoss    bool                  `json:"tag_in_loss"`
-	DecoderStart string                `json:"decoder_start"`
-	VocabSize    int                   `json:"vocab_size"`
-	MaxLen       int                   `json:"max_len"`
-	Inputs       []FileSum             `json:"inputs"`
-	Outputs      []FileSum             `json:"outputs"`
-	Splits       map[string][]PartInfo `json:"splits"`
-	Report       Report                `json:"report"`
-	Config       *Config               `json:"config"`
+	Key          string   `json:"key"`
+	Languages    []string `json:"languages"`
+	TagScheme    string   `json:"tag_scheme"`
+	TagStyle     string   `json:"tag_style"`
+	TagInLoss    bool     `json:"tag_in_loss"`
+	DecoderStart string   `json:"decoder_start"`
+	VocabSize    int      `json:"vocab_size"`
+	// VocabHash is Vocab.Hash of the vocabulary written (empty in data
+	// directories prepared before it was recorded).
+	VocabHash string                `json:"vocab_hash,omitempty"`
+	MaxLen    int                   `json:"max_len"`
+	Inputs    []FileSum             `json:"inputs"`
+	Outputs   []FileSum             `json:"outputs"`
+	Splits    map[string][]PartInfo `json:"splits"`
+	Report    Report                `json:"report"`
+	Config    *Config               `json:"config"`
 }
 
 // FileSum identifies a file by size and SHA-256.
@@ -124,6 +127,19 @@ func (m *Manifest) checkOutputs(dir string, full bool) error {
 		if s.Size != o.Size || s.SHA256 != o.SHA256 {
 			return fmt.Errorf("%s: checksum differs from the manifest", p)
 		}
+	}
+	return nil
+}
+
+// CheckVocab checks that v, rebuilt from dir's subword model and language
+// list, is the vocabulary the manifest recorded: its size and, when the
+// manifest has one, its content hash.
+func (m *Manifest) CheckVocab(dir string, v *Vocab) error {
+	if v.Size() != m.VocabSize {
+		return fmt.Errorf("%s: vocabulary has %d tokens, the manifest says %d", dir, v.Size(), m.VocabSize)
+	}
+	if m.VocabHash != "" && v.Hash() != m.VocabHash {
+		return fmt.Errorf("%s: vocabulary hash is %s, the manifest says %s (%s was changed after strata prepare?)", dir, v.Hash(), m.VocabHash, ModelFile)
 	}
 	return nil
 }

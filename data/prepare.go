@@ -163,7 +163,7 @@ func Prepare(cfg *Config, outDir string, opt PrepareOptions) (*Report, error) {
 	m := &Manifest{
 		Format: manifestFormat, Version: manifestVersion, Key: key,
 		Languages: cfg.Languages, TagScheme: string(mustScheme(cfg.Tags)), TagStyle: string(vocab.TagStyle()),
-		TagInLoss: cfg.TagInLoss, DecoderStart: specialTokens[mustStart(cfg.DecoderStart)], VocabSize: vocab.Size(), MaxLen: cfg.MaxLen,
+		TagInLoss: cfg.TagInLoss, DecoderStart: specialTokens[mustStart(cfg.DecoderStart)], VocabSize: vocab.Size(), VocabHash: vocab.Hash(), MaxLen: cfg.MaxLen,
 		Inputs: inputs, Splits: map[string][]PartInfo{}, Config: cfg,
 	}
 	if err := writeVocabFiles(outDir, vocab, m); err != nil {

@@ -48,6 +48,8 @@ func Average(paths []string) (model.Model, error) {
 			}
 		} else if err := first.Config.SameArchitecture(h.Config); err != nil {
 			return nil, fmt.Errorf("average: %s and %s have %w", paths[0], p, err)
+		} else if first.Config.VocabHash != h.Config.VocabHash {
+			return nil, fmt.Errorf("average: %s has vocabulary %q, %s has %q: trained on different data", paths[0], first.Config.VocabHash, p, h.Config.VocabHash)
 		}
 		if len(ts) != len(sums) {
 			return nil, fmt.Errorf("average: %s has %d parameters, %s has %d", p, len(ts), paths[0], len(sums))

@@ -79,9 +79,8 @@ func loadFor(path string, v *data.Vocab, dataDir string) (model.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c := m.Config(); c.SrcVocab != v.Size() || c.TgtVocab != v.Size() {
-		return nil, fmt.Errorf("%s has vocabularies of %d/%d tokens but %s has %d: model and data directory do not belong together",
-			path, c.SrcVocab, c.TgtVocab, dataDir, v.Size())
+	if err := CheckVocab(path, m.Config(), dataDir, v); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
@@ -183,12 +182,27 @@ func OpenVocab(dir string) (*data.Vocab, data.Sequencer, error) {
 	if err != nil {
 		return nil, data.Sequencer{}, fmt.Errorf("%s: %w", dir, err)
 	}
-	if v.Size() != man.VocabSize {
-		return nil, data.Sequencer{}, fmt.Errorf("%s: vocabulary has %d tokens, the manifest says %d", dir, v.Size(), man.VocabSize)
+	if err := man.CheckVocab(dir, v); err != nil {
+		return nil, data.Sequencer{}, err
 	}
 	scheme, err := data.ParseTagScheme(man.TagScheme)
 	if err != nil {
 		return nil, data.Sequencer{}, fmt.Errorf("%s: %w", dir, err)
 	}
 	return v, data.Sequencer{Scheme: scheme, TagInLoss: man.TagInLoss, Vocab: v}, nil
+}
+
+// CheckVocab reports whether the model at path (config c) was built for
+// vocabulary v of data directory dataDir: same size and, when the model
+// recorded one, same content hash.
+func CheckVocab(path string, c model.Config, dataDir string, v *data.Vocab) error {
+	if c.SrcVocab != v.Size() || c.TgtVocab != v.Size() {
+		return fmt.Errorf("%s has vocabularies of %d/%d tokens but %s has %d: model and data directory do not belong together",
+			path, c.SrcVocab, c.TgtVocab, dataDir, v.Size())
+	}
+	if c.VocabHash != "" && c.VocabHash != v.Hash() {
+		return fmt.Errorf("%s was trained on vocabulary %s but %s has vocabulary %s (same size, other tokens): model and data directory do not belong together",
+			path, c.VocabHash, dataDir, v.Hash())
+	}
+	return nil
 }

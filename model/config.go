@@ -56,6 +56,11 @@ type Config struct {
 	SrcVocab        int `yaml:"src_vocab"`
 	TgtVocab        int `yaml:"tgt_vocab"`
 	PadID           int `yaml:"pad_id"`
+	// VocabHash is the content hash of the vocabulary the model was built
+	// for (data.Vocab.Hash), set by training from the data directory;
+	// whoever pairs the model with a data directory compares the two.
+	// Empty in models saved before it was recorded.
+	VocabHash string `yaml:"vocab_hash,omitempty" json:",omitempty"`
 
 	Deep DeepConfig `yaml:"deep,omitempty"`
 }
@@ -239,6 +244,7 @@ func (c Config) SameArchitecture(o Config) error {
 	for _, x := range []*Config{&a, &b} {
 		x.Preset, x.Dropout, x.AttentionDropout, x.ActivationDropout = "", 0, 0, 0
 		x.Deep.WeightDropout = 0
+		x.VocabHash = "" // a vocabulary, not an architecture: compared by the caller
 	}
 	if !reflect.DeepEqual(a, b) {
 		return fmt.Errorf("different architectures: %s vs %s", a.Summary(), b.Summary())

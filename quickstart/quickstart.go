@@ -130,6 +130,7 @@ func trainModel(ctx context.Context, o Options, ds *data.Dataset, runDir string)
 		return nil, err
 	}
 	cfg.SrcVocab, cfg.TgtVocab, cfg.PadID = ds.Vocab.Size(), ds.Vocab.Size(), data.PadID
+	cfg.VocabHash = ds.Vocab.Hash()
 	cfg.EncoderNorm, cfg.DecoderNorm = model.NormPre, model.NormPre // converges fastest at this size
 	opts := train.Defaults()
 	opts.Model, opts.Seed, opts.SaveDir = cfg, o.Seed, runDir
@@ -145,7 +146,8 @@ func trainModel(ctx context.Context, o Options, ds *data.Dataset, runDir string)
 	if err != nil {
 		return nil, err
 	}
-	if err := train.WriteRunInfo(runDir, train.RunInfo{DataDir: ds.Dir, Model: cfg.Summary(), Command: "strata quickstart"}); err != nil {
+	if err := train.WriteRunInfo(runDir, train.RunInfo{DataDir: ds.Dir, DataKey: ds.Manifest.Key,
+		VocabHash: cfg.VocabHash, Model: cfg.Summary(), Config: &cfg, Command: "strata quickstart"}); err != nil {
 		return nil, err
 	}
 	// a fresh run each time: the budget is what the README promises

@@ -52,6 +52,12 @@ func (r *run) checkpointTensors() []*engine.Tensor {
 // saveCheckpoint is collective in a data-parallel run: every rank checks
 // that its parameters agree with rank 0's, and rank 0 writes.
 func (r *run) saveCheckpoint() error {
+	// the log first: a checkpoint never gets ahead of metrics.jsonl
+	if r.log != nil {
+		if err := r.log.flush(); err != nil {
+			return fmt.Errorf("%s: %w", MetricsFile, err)
+		}
+	}
 	name := filepath.Join(r.opts.SaveDir, fmt.Sprintf("checkpoint_%d.bin", r.st.Update))
 	r.st.DropSeed, r.st.DropCount = r.g.RNGState()
 	r.st.AdamStep = r.adam.Step
@@ -147,6 +153,9 @@ func (r *run) restore() (bool, error) {
 	}
 	if err := r.m.Config().SameArchitecture(meta.Config); err != nil {
 		return false, fmt.Errorf("%s: checkpoint does not match the model being trained: %w", path, err)
+	}
+	if a, b := meta.Config.VocabHash, r.m.Config().VocabHash; a != "" && b != "" && a != b {
+		return false, fmt.Errorf("%s: checkpoint was trained on vocabulary %s, this run's data has vocabulary %s", path, a, b)
 	}
 	byName := map[string]*engine.Tensor{}
 	var params []*engine.Tensor

@@ -1,7 +1,6 @@
 package train
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -76,21 +75,17 @@ func sameLosses(t *testing.T, got, want []float64) {
 	}
 }
 
-// metricsUpdates counts the train records of each update in metrics.jsonl.
+// metricsUpdates counts the train records of each update in metrics.jsonl,
+// read as ReadMetrics reads it (a resumed run's "resume" record supersedes
+// what was logged after its checkpoint; the file itself is append-only).
 func metricsUpdates(t *testing.T, dir string) map[int]int {
-	f, err := os.Open(filepath.Join(dir, "metrics.jsonl"))
+	recs, err := ReadMetrics(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	seen := map[int]int{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var rec struct {
-			Type   string
-			Update int
-		}
-		if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Type == "train" {
+	for _, rec := range recs {
+		if rec.Type == "train" {
 			seen[rec.Update]++
 		}
 	}

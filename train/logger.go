@@ -1,7 +1,6 @@
 package train
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -29,7 +28,7 @@ type logger struct {
 	opts   Options
 	out    io.Writer
 	jsonl  *os.File
-	jw     *bufio.Writer
+	buf    []byte // records not yet written
 	start  time.Time
 	first  int // update at start of this invocation
 	tokens int
@@ -50,52 +49,60 @@ func newLogger(o Options, update int, write bool) (*logger, error) {
 	}
 	l.window.since = time.Now()
 	if !write {
-		l.jw = bufio.NewWriter(io.Discard)
-		return l, nil
+		return l, nil // a rank other than 0 of a data-parallel job
 	}
-	path := filepath.Join(o.SaveDir, "metrics.jsonl")
-	if err := truncateMetrics(path, update); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(filepath.Join(o.SaveDir, MetricsFile), os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	l.jsonl, l.jw = f, bufio.NewWriter(f)
+	l.jsonl = f
+	if err := l.markStart(update); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return l, nil
 }
 
-// truncateMetrics drops records written after the checkpoint a run resumes
-// from, so metrics.jsonl has each update once.
-func truncateMetrics(path string, update int) error {
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
+// markStart appends, to a metrics file that already has records, a
+// "resume" record naming the update this invocation starts from: the file
+// is only ever appended to, and ReadMetrics drops the earlier records past
+// that update (written after the checkpoint resumed from), so each update
+// is read once. A last line cut short by a crash is ended first, so that
+// the marker starts a line of its own.
+func (l *logger) markStart(update int) error {
+	st, err := l.jsonl.Stat()
+	if err != nil || st.Size() == 0 {
 		return err
 	}
-	var keep []string
-	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
-		var rec struct {
-			Update int `json:"update"`
-		}
-		if line == "" || json.Unmarshal([]byte(line), &rec) != nil || rec.Update > update {
-			continue
-		}
-		keep = append(keep, line)
+	last := make([]byte, 1)
+	if _, err := l.jsonl.ReadAt(last, st.Size()-1); err != nil {
+		return err
 	}
-	out := strings.Join(keep, "\n")
-	if out != "" {
-		out += "\n"
+	if last[0] != '\n' {
+		l.buf = append(l.buf, '\n')
 	}
-	return os.WriteFile(path, []byte(out), 0o644)
+	l.record(map[string]any{"type": RecordResume, "update": update})
+	return l.flush()
 }
 
+// record buffers one metrics line; flush writes the buffer with one write
+// call, so a kill leaves whole records (bufio.Writer would split a record
+// that straddles its buffer).
 func (l *logger) record(rec map[string]any) {
 	b, _ := json.Marshal(rec)
-	l.jw.Write(b)
-	l.jw.WriteByte('\n')
+	l.buf = append(append(l.buf, b...), '\n')
+}
+
+// flush writes the buffered records to metrics.jsonl; checkpoints call it
+// so that a run killed after a checkpoint has every record up to it.
+func (l *logger) flush() error {
+	if l.jsonl == nil || len(l.buf) == 0 {
+		l.buf = l.buf[:0]
+		return nil
+	}
+	_, err := l.jsonl.Write(l.buf)
+	l.buf = l.buf[:0]
+	return err
 }
 
 func (l *logger) update(st State, s updateStats) {
@@ -134,7 +141,7 @@ func (l *logger) update(st State, s updateStats) {
 				n, tokens int
 				since     time.Time
 			}{since: time.Now()}
-			l.jw.Flush()
+			l.flush()
 		}
 	}
 }
@@ -169,7 +176,7 @@ func (l *logger) valid(st State, loss float64, extra map[string]float64) {
 		parts = append(parts, fmt.Sprintf(" | best %s %.2f", l.opts.BestMetric, st.BestScore))
 	}
 	l.record(rec)
-	l.jw.Flush()
+	l.flush()
 	l.line(fmt.Sprintf("valid | epoch %d | update %d | nll %.3f bits | ppl %.2f | best %.3f%s",
 		st.Epoch, st.Update, loss, math.Exp2(loss), st.BestValid, strings.Join(parts, "")))
 }
@@ -187,7 +194,7 @@ func (l *logger) close() {
 	if l.pending {
 		fmt.Fprintln(l.out)
 	}
-	l.jw.Flush()
+	l.flush()
 	if l.jsonl != nil {
 		l.jsonl.Sync()
 		l.jsonl.Close()

@@ -29,13 +29,18 @@ type Record struct {
 	SharedGradNorms map[string]float64 `json:"layer_grad_norms_shared"`
 }
 
+// RecordResume is the type of the record a resumed run appends before its
+// first update: the records before it past its update were written after
+// the checkpoint the run resumed from, and are superseded.
+const RecordResume = "resume"
+
 // ReadMetrics reads RUN/metrics.jsonl (or a path to the file itself). A
 // last line without its newline that does not parse is a record that a
 // running training is still writing: it is left out, so that runs can be
 // read (plotted, analysed) while they train.
 func ReadMetrics(path string) ([]Record, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		path = filepath.Join(path, "metrics.jsonl")
+		path = filepath.Join(path, MetricsFile)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -43,6 +48,7 @@ func ReadMetrics(path string) ([]Record, error) {
 	}
 	defer f.Close()
 	var out []Record
+	var torn error // a line that does not parse: a crash's, if a resume follows
 	rd := bufio.NewReaderSize(f, 1<<20)
 	for line := 1; ; line++ {
 		b, err := rd.ReadBytes('\n')
@@ -56,13 +62,35 @@ func ReadMetrics(path string) ([]Record, error) {
 				if !complete {
 					break // being written
 				}
-				return nil, fmt.Errorf("%s:%d: not a metrics record: %v", path, line, jerr)
+				if torn != nil {
+					return nil, torn
+				}
+				torn = fmt.Errorf("%s:%d: not a metrics record: %v", path, line, jerr)
+			} else if r.Type == RecordResume {
+				out, torn = supersede(out, r.Update), nil
+			} else if torn != nil {
+				return nil, torn
+			} else {
+				out = append(out, r)
 			}
-			out = append(out, r)
 		}
 		if !complete {
 			break
 		}
 	}
+	if torn != nil {
+		return nil, torn
+	}
 	return out, nil
+}
+
+// supersede drops the records past update: a resumed run rewrites them.
+func supersede(recs []Record, update int) []Record {
+	keep := recs[:0]
+	for _, r := range recs {
+		if r.Update <= update {
+			keep = append(keep, r)
+		}
+	}
+	return keep
 }

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -24,7 +21,7 @@ var analyzeCmd = &cobra.Command{
 }
 
 func init() {
-	analyzeCmd.AddCommand(llrCmd(), llrPlotCmd())
+	analyzeCmd.AddCommand(cancelsCleanly(llrCmd()), llrPlotCmd())
 	rootCmd.AddCommand(analyzeCmd)
 }
 
@@ -126,8 +123,7 @@ func runLLR(cmd *cobra.Command, f *llrFlags) error {
 	if len(zs) > 0 {
 		tests = append(tests, analysis.LLRSplit{Name: analysis.ZeroShot, Set: test, Directions: zs})
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := cmd.Context()
 	res, err := analysis.LLR(ctx, b, analysis.SearchGenerator(s), analysis.LLRSplit{Name: "dev", Set: dev, Directions: sup}, tests, f.llr)
 	if err != nil {
 		return err

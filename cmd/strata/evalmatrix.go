@@ -1,17 +1,14 @@
 package main
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -75,7 +72,7 @@ or search options change). 'strata eval-matrix table' compares systems.`,
 	fl.IntVar(&f.threads, "threads", 0, "kernel threads (0: all cores)")
 	searchFlags(cmd, &f.opt)
 	cmd.AddCommand(evalMatrixTableCmd())
-	rootCmd.AddCommand(cmd)
+	rootCmd.AddCommand(cancelsCleanly(cmd))
 }
 
 func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
@@ -116,8 +113,7 @@ func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
 	if err := prepareHypDir(opt.HypDir, tr.B.ModelPaths, pivotFile, f, ts, log); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := cmd.Context()
 	res, err := analysis.EvalMatrix(ctx, tr, ts, opt)
 	if err != nil {
 		return err

@@ -20,7 +20,11 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if quick.dir != "" {
+		os.RemoveAll(quick.dir)
+	}
+	os.Exit(code)
 }
 
 // A training run stopped by SIGINT saves a checkpoint, says how to resume

@@ -21,7 +21,19 @@ var rootCmd = &cobra.Command{
 }
 
 func main() {
-	if err := rootCmd.Execute(); err != nil {
+	err := rootCmd.ExecuteContext(signalContext())
+	if sig := interruptedBy(); sig != nil && err != nil {
+		// a command that stopped on the signal: its own message if it
+		// says what it saved, else what is left on disk
+		var ie interruptedError
+		if errors.As(err, &ie) {
+			fmt.Fprintln(os.Stderr, "strata:", err)
+		} else {
+			fmt.Fprintf(os.Stderr, "strata: interrupted by %s; %s\n", signalName(sig), keptLine())
+		}
+		os.Exit(signalStatus(sig))
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "strata:", err)
 		code := 1
 		var ec exitCoder
@@ -36,8 +48,8 @@ func main() {
 type exitCoder interface{ ExitCode() int }
 
 // interruptedError reports work stopped by a signal after saving what it
-// had: the status is 130, as a shell reports a process ended by SIGINT, so
-// that scripts do not take an interrupted run for a finished one.
+// had, and says what was saved: main exits with 128 + the signal
+// (signals.go), 130 when no signal is known.
 type interruptedError struct{ what string }
 
 func (e interruptedError) Error() string { return e.what }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -25,8 +23,7 @@ minute, translates held-out sentences and reports SacreBLEU-exact BLEU.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Log = cmd.ErrOrStderr()
 			o.LogIsTerminal = term.IsTerminal(int(os.Stderr.Fd()))
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-			defer stop()
+			ctx := cmd.Context()
 			res, err := quickstart.Run(ctx, o)
 			if err != nil {
 				return err
@@ -40,7 +37,7 @@ minute, translates held-out sentences and reports SacreBLEU-exact BLEU.`,
 	cmd.Flags().IntVar(&o.Sentences, "sentences", o.Sentences, "training sentences to generate")
 	cmd.Flags().IntVar(&o.TestSentences, "test-sentences", o.TestSentences, "held-out sentences to translate (at most 500)")
 	cmd.Flags().IntVar(&o.Beam, "beam", o.Beam, "beam size (1: greedy)")
-	rootCmd.AddCommand(cmd)
+	rootCmd.AddCommand(cancelsCleanly(cmd))
 }
 
 func report(cmd *cobra.Command, o quickstart.Options, res *quickstart.Result) {

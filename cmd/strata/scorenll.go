@@ -31,7 +31,7 @@ column of space-separated token NLLs (natural log; the reference's EOS counts as
 a token, the forced target tag does not). The totals (NLL per token and
 perplexity) go to stderr.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runScoreNLL(&f) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runScoreNLL(cmd, &f) },
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.model, "model", "", "run directory or model/checkpoint file")
@@ -80,7 +80,7 @@ func readAligned(source, reference string) (srcs, refs []string, err error) {
 	return srcs, refs, nil
 }
 
-func runScoreNLL(f *scoreFlags) error {
+func runScoreNLL(cmd *cobra.Command, f *scoreFlags) error {
 	if f.model == "" || f.source == "" || f.reference == "" {
 		return fmt.Errorf("score-nll: --model, --source and --reference are required")
 	}
@@ -100,7 +100,7 @@ func runScoreNLL(f *scoreFlags) error {
 	}
 	var total float64
 	var ntok int
-	err = writeOutput(f.output, func(w io.Writer) error {
+	err = writeOutput(cmd, f.output, func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		for _, s := range scores {
 			total -= s.LogProb

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,8 +34,7 @@ each with --threads kernel threads; further requests wait their turn.`,
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
+			ctx := cmd.Context()
 			s, err := serve.New(ctx, b, o)
 			if err != nil {
 				return err
@@ -65,5 +61,5 @@ each with --threads kernel threads; further requests wait their turn.`,
 	fl.IntVar(&o.Threads, "threads", 0, "kernel threads per decoder (0: all cores)")
 	fl.IntVar(&o.Search.Beam, "beam", o.Search.Beam, "default beam size")
 	fl.IntVar(&o.MaxLines, "max-lines", 256, "lines per request")
-	rootCmd.AddCommand(cmd)
+	rootCmd.AddCommand(cancelsCleanly(cmd))
 }

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -26,6 +23,7 @@ type trainFlags struct {
 	betas                                                string
 	evalBLEU                                             int
 	finetuneFrom                                         string
+	restart                                              bool
 }
 
 func init() {
@@ -42,8 +40,12 @@ any field can be overridden with --set key=value (e.g. --set encoder_norm=pre
 --set no_residual_layer=4). Vocabulary sizes come from the data directory.
 
 Checkpoints go to --save-dir (checkpoint_N.bin, checkpoint_last.bin,
-checkpoint_best.bin), metrics to RUN/metrics.jsonl. Ctrl-C saves a checkpoint;
---resume continues exactly where the last checkpoint stopped.`,
+checkpoint_best.bin), metrics to RUN/metrics.jsonl (only ever appended to).
+Ctrl-C saves a checkpoint. Training into a --save-dir that holds a run
+continues it exactly where its last checkpoint stopped when the model and
+data are the same (--resume says so explicitly), and otherwise stops with the
+settings that differ; --restart moves the old run aside to RUN.old-DATE and
+starts afresh. Nothing is ever deleted.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTrain(cmd, o, f)
@@ -84,12 +86,13 @@ checkpoint_best.bin), metrics to RUN/metrics.jsonl. Ctrl-C saves a checkpoint;
 	fl.StringVar(&o.BestMetric, "best-checkpoint-metric", "nll", "what picks checkpoint_best.bin and drives --patience: nll (lower is better) or bleu (higher; needs --eval-bleu)")
 	fl.IntVar(&o.MaxBadUpdates, "max-bad-updates", o.MaxBadUpdates, "stop after N non-finite updates in a row")
 	fl.Uint64Var(&o.Seed, "seed", o.Seed, "random seed (initialisation, dropout, batch order)")
-	fl.BoolVar(&o.Resume, "resume", false, "continue from RUN/checkpoint_last.bin")
+	fl.BoolVar(&o.Resume, "resume", false, "continue from RUN/checkpoint_last.bin (the default when --save-dir holds a run with the same model and data)")
+	fl.BoolVar(&f.restart, "restart", false, "move a run already in --save-dir aside (to RUN.old-DATE) and start afresh")
 	fl.IntVar(&o.LogInterval, "log-interval", o.LogInterval, "updates between log lines")
 	fl.BoolVar(&o.LogGradNorms, "log-grad-norms", false, "log per-layer gradient norms to metrics.jsonl")
 	fl.IntVar(&o.Threads, "threads", 0, "kernel threads (0: all cores)")
 	fl.IntVar(&f.evalBLEU, "eval-bleu", 0, "at each validation, greedy-decode this many sentences of the valid split and log BLEU (0: off)")
-	rootCmd.AddCommand(cmd)
+	rootCmd.AddCommand(cancelsCleanly(cmd))
 }
 
 func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
@@ -137,14 +140,19 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 	}
 	o.Log = cmd.ErrOrStderr()
 	o.LogIsTerminal = term.IsTerminal(int(os.Stderr.Fd()))
+	info := train.RunInfo{DataDir: f.dataDir, DataKey: ds.Manifest.Key, VocabHash: ds.Vocab.Hash(),
+		Model: o.Model.Summary(), Config: &o.Model, Command: strings.Join(os.Args, " ")}
+	// every rank decides alike from what the directory holds; only rank 0
+	// moves an old run aside and writes run.json
+	if err := claimSaveDir(cmd, &o, f.restart, info, comm.Rank() == 0); err != nil {
+		return err
+	}
 	if comm.Rank() == 0 {
-		if err := train.WriteRunInfo(o.SaveDir, train.RunInfo{DataDir: f.dataDir, Model: o.Model.Summary(),
-			Command: strings.Join(os.Args, " ")}); err != nil {
+		if err := train.WriteRunInfo(o.SaveDir, info); err != nil {
 			return err
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := cmd.Context()
 	defer watchMPIStop(ctx, comm, o.SaveDir)()
 	res, err := train.RunModel(ctx, o, m, train.DataSource{B: b}, valid)
 	if err != nil || comm.Rank() != 0 {
@@ -157,7 +165,7 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 	fmt.Fprintf(cmd.ErrOrStderr(), "%s after %d updates (%d epochs); %s; %.0f target tokens/s; run in %s\n",
 		res.Stopped, res.Updates, res.Epochs, best, res.TokensPerS, o.SaveDir)
 	if ctx.Err() != nil {
-		return interruptedError{fmt.Sprintf("training interrupted at update %d (checkpoint saved): rerun with --resume to continue", res.Updates)}
+		return interruptedError{fmt.Sprintf("training interrupted at update %d; kept the checkpoint and %s in %s: rerun the same command (or add --resume) to continue", res.Updates, train.MetricsFile, o.SaveDir)}
 	}
 	return nil
 }
@@ -187,6 +195,7 @@ func modelConfig(f trainFlags, ds *data.Dataset) (model.Config, error) {
 		return c, err
 	}
 	c.SrcVocab, c.TgtVocab, c.PadID = ds.Vocab.Size(), ds.Vocab.Size(), data.PadID
+	c.VocabHash = ds.Vocab.Hash()
 	if err := c.Override(f.sets); err != nil {
 		return c, err
 	}
@@ -215,5 +224,42 @@ func parseAdam(o *train.Options, f trainFlags) error {
 		}
 		o.Adam.L2[k] = x
 	}
+	return nil
+}
+
+// claimSaveDir makes --save-dir safe to train into: a run already there is
+// continued when its model and data are the ones asked for, refused with
+// the differing settings otherwise, or, with --restart, moved aside to a
+// dated folder. Nothing is deleted.
+func claimSaveDir(cmd *cobra.Command, o *train.Options, restart bool, now train.RunInfo, lead bool) error {
+	if restart && o.Resume {
+		return fmt.Errorf("train: --restart and --resume exclude each other")
+	}
+	old, err := train.InspectRunDir(o.SaveDir)
+	if err != nil || old == nil {
+		return err
+	}
+	if restart {
+		if !lead {
+			return nil // rank 0 moves it
+		}
+		moved, err := train.MoveRunAside(o.SaveDir)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "moved the earlier run in %s to %s\n", o.SaveDir, moved)
+		return nil
+	}
+	if diffs := old.Differences(now); len(diffs) > 0 {
+		return &train.MismatchError{Dir: o.SaveDir, Diffs: diffs}
+	}
+	if !o.Resume && lead {
+		at := "from its last checkpoint"
+		if old.Checkpoint == nil {
+			at = "from update 0 (it has no checkpoint yet)"
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s holds a run with the same model and data: continuing it %s (--restart starts afresh)\n", o.SaveDir, at)
+	}
+	o.Resume = true
 	return nil
 }

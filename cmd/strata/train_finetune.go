@@ -30,10 +30,10 @@ func finetuneModel(cmd *cobra.Command, f trainFlags, ds *data.Dataset, seed uint
 		return nil, err
 	}
 	c := from.Config()
-	if c.SrcVocab != ds.Vocab.Size() || c.TgtVocab != ds.Vocab.Size() {
-		return nil, fmt.Errorf("train: %s has vocabularies of %d/%d tokens, %s has %d: prepare the fine-tuning data with the model's BPE model and languages",
-			path, c.SrcVocab, c.TgtVocab, f.dataDir, ds.Vocab.Size())
+	if err := decode.CheckVocab(path, c, f.dataDir, ds.Vocab); err != nil {
+		return nil, fmt.Errorf("train: %w; prepare the fine-tuning data with the model's BPE model and languages", err)
 	}
+	c.VocabHash = ds.Vocab.Hash()
 	if err := c.Override(f.sets); err != nil {
 		return nil, err
 	}

@@ -110,7 +110,7 @@ func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 		}
 	}
 	start := time.Now()
-	err = writeOutput(f.output, func(w io.Writer) error { return tr.Stream(in, w, so) })
+	err = writeOutput(cmd, f.output, func(w io.Writer) error { return tr.Stream(in, w, so) })
 	if err != nil {
 		return err
 	}
@@ -197,9 +197,9 @@ func countLines(r io.Reader) (int, error) {
 }
 
 // writeOutput runs fn on stdout ("-") or on an atomically written file.
-func writeOutput(path string, fn func(io.Writer) error) error {
+func writeOutput(cmd *cobra.Command, path string, fn func(io.Writer) error) error {
 	if path == "-" || path == "" {
-		return fn(os.Stdout)
+		return fn(cmd.OutOrStdout())
 	}
 	return atomicfile.WriteWith(path, fn)
 }

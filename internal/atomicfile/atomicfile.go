@@ -25,11 +25,12 @@ type File struct {
 // Create starts an atomic write of path.
 func Create(path string) (*File, error) {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	a, err := reg.create(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("create temporary file for %s: %w", path, err)
 	}
-	return &File{Writer: bufio.NewWriterSize(f, 1<<20), f: f, dest: path}, nil
+	a.Writer, a.dest = bufio.NewWriterSize(a.f, 1<<20), path
+	return a, nil
 }
 
 // Commit flushes, syncs and renames the file into place.
@@ -51,10 +52,11 @@ func (a *File) Commit() error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(a.f.Name(), a.dest)
+		err = reg.rename(a)
 	}
 	if err != nil {
 		os.Remove(a.f.Name())
+		reg.remove(a)
 		return fmt.Errorf("write %s: %w", a.dest, err)
 	}
 	syncDir(filepath.Dir(a.dest))
@@ -70,6 +72,7 @@ func (a *File) Abort() {
 	a.done = true
 	a.f.Close()
 	os.Remove(a.f.Name())
+	reg.remove(a)
 }
 
 // WriteFile atomically writes data to path.

@@ -1,0 +1,141 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/strata-nmt/strata/engine"
+	"github.com/strata-nmt/strata/model"
+)
+
+// BestModelPath returns the checkpoint a run directory's users should load:
+// checkpoint_best.bin, else checkpoint_last.bin.
+func BestModelPath(dir string) (string, error) {
+	for _, n := range []string{bestName, lastName} {
+		p := filepath.Join(dir, n)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s holds no %s or %s", dir, bestName, lastName)
+}
+
+// MetricsFile is the name of the metrics log in a run directory.
+const MetricsFile = "metrics.jsonl"
+
+// ExistingRun is what a save directory already holds.
+type ExistingRun struct {
+	Dir        string
+	Info       *RunInfo      // run.json, if any
+	Checkpoint *model.Config // checkpoint_last.bin's model, if any
+	Update     int           // checkpoint_last.bin's update
+	Metrics    bool          // metrics.jsonl exists
+}
+
+// InspectRunDir reports what dir holds of a run; nil when it holds none
+// (it does not exist, or has no run.json, checkpoint or metrics).
+func InspectRunDir(dir string) (*ExistingRun, error) {
+	e := &ExistingRun{Dir: dir}
+	if _, err := os.Stat(filepath.Join(dir, RunInfoFile)); err == nil {
+		info, err := ReadRunInfo(dir)
+		var missing *MissingDataError
+		if err != nil && !errors.As(err, &missing) {
+			return nil, err
+		}
+		e.Info = &info
+	}
+	if p := filepath.Join(dir, lastName); fileExists(p) {
+		var meta checkpointMeta
+		if err := engine.ReadFileMeta(p, &meta); err != nil {
+			return nil, err
+		}
+		e.Checkpoint, e.Update = &meta.Config, meta.State.Update
+	}
+	e.Metrics = fileExists(filepath.Join(dir, MetricsFile))
+	if e.Info == nil && e.Checkpoint == nil && !e.Metrics {
+		return nil, nil
+	}
+	return e, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// Differences lists the model and data settings in which a new run (info,
+// its model config in info.Config) differs from the existing one; empty
+// means the new run may continue it. Settings that training may change on
+// resumption (dropout, schedule, budget) are not compared.
+func (e *ExistingRun) Differences(now RunInfo) []string {
+	var diffs []string
+	old := e.Checkpoint
+	if old == nil && e.Info != nil {
+		old = e.Info.Config
+	}
+	if old != nil && now.Config != nil {
+		for _, d := range old.ArchDiff(*now.Config) {
+			diffs = append(diffs, "model "+d)
+		}
+	}
+	if e.Info != nil {
+		diffs = append(diffs, e.Info.dataDifferences(now)...)
+	}
+	return diffs
+}
+
+// dataDifferences compares data directories by content (manifest key and
+// vocabulary hash) where both runs recorded it, else by path: a data
+// directory moved elsewhere is the same data.
+func (old RunInfo) dataDifferences(now RunInfo) []string {
+	var diffs []string
+	if old.VocabHash != "" && now.VocabHash != "" && old.VocabHash != now.VocabHash {
+		diffs = append(diffs, fmt.Sprintf("vocabulary: %s → %s", old.VocabHash, now.VocabHash))
+	}
+	switch {
+	case old.DataKey != "" && now.DataKey != "":
+		if old.DataKey != now.DataKey {
+			diffs = append(diffs, fmt.Sprintf("data: %s → %s (other corpora or preparation settings)", old.DataDir, now.DataDir))
+		}
+	case samePath(old.DataDir, now.DataDir):
+	default:
+		diffs = append(diffs, fmt.Sprintf("data: %s → %s", old.DataDir, now.DataDir))
+	}
+	return diffs
+}
+
+func samePath(a, b string) bool {
+	x, err1 := filepath.Abs(a)
+	y, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && x == y
+}
+
+// MismatchError refuses to train into a directory holding another run.
+type MismatchError struct {
+	Dir   string
+	Diffs []string
+}
+
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("%s holds a run with other settings (%s): nothing was changed; rerun with --restart to move that run aside to a dated folder and start afresh, or choose another --save-dir",
+		e.Dir, strings.Join(e.Diffs, "; "))
+}
+
+// MoveRunAside renames dir to a dated sibling (dir.old-YYYYMMDD-HHMMSS, with
+// a counter if that exists) and returns the new name; nothing is deleted.
+func MoveRunAside(dir string) (string, error) {
+	clean := filepath.Clean(dir)
+	base := clean + ".old-" + time.Now().Format("20060102-150405")
+	dst := base
+	for i := 2; fileExists(dst); i++ {
+		dst = fmt.Sprintf("%s-%d", base, i)
+	}
+	if err := os.Rename(clean, dst); err != nil {
+		return "", fmt.Errorf("moving the earlier run aside: %w", err)
+	}
+	return dst, nil
+}
