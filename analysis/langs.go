@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/internal/textio"
 )
 
 // FloresCodes maps the FLORES-200 file codes of the languages the study
@@ -138,7 +138,7 @@ func ReadTestSet(dir string, langs []string, maxLines int) (*TestSet, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s has no file for language %s (found: %s)", dir, l, strings.Join(sortedKeys(found), " "))
 		}
-		lines, err := data.ReadLines(path)
+		lines, err := textio.ReadLines(path)
 		if err != nil {
 			return nil, err
 		}

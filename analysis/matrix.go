@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/internal/atomicfile"
+	"github.com/strata-nmt/strata/internal/textio"
 )
 
 // Translator translates lines from one language into another, one output
@@ -218,7 +218,7 @@ func (r *matrixRun) translate(ctx context.Context, sub, src, tgt string, lines [
 	path := ""
 	if r.opt.HypDir != "" {
 		path = filepath.Join(r.opt.HypDir, key+".txt")
-		if h, err := data.ReadLines(path); err == nil && len(h) == len(lines) {
+		if h, err := textio.ReadLines(path); err == nil && len(h) == len(lines) {
 			r.hyps[key] = h
 			r.progress(key, len(lines), 0, true)
 			return h, nil

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/strata-nmt/strata/internal/textio"
 	"gopkg.in/yaml.v3"
 )
 
@@ -84,15 +85,19 @@ type CorpusSpec struct {
 
 // LoadConfig reads a YAML config; unknown keys are errors.
 func LoadConfig(path string) (*Config, error) {
-	raw, err := os.ReadFile(path)
+	text, err := textio.ReadAll(path) // "-": standard input, paths relative to the working directory
 	if err != nil {
 		return nil, err
 	}
+	raw := []byte(text)
 	var c Config
 	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", textio.Name(path), err)
+	}
+	if textio.IsStdin(path) {
+		path = "stdin.yaml"
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {

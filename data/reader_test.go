@@ -53,7 +53,7 @@ func TestReaders(t *testing.T) {
 	_, err = ReadAligned(filepath.Join(dir, "a.en"), filepath.Join(dir, "a.de"))
 	wantErr(t, err, "a.en has 3 lines", "a.de has 2")
 
-	_, err = ReadLines(filepath.Join(dir, "missing"))
+	_, err = ReadAligned(filepath.Join(dir, "missing"), filepath.Join(dir, "missing"))
 	wantErr(t, err, "missing")
 }
 

@@ -38,6 +38,9 @@ func (t *Translator) Stream(r io.Reader, w io.Writer, o StreamOptions) error {
 	if o.Buffer <= 0 {
 		o.Buffer = 2000
 	}
+	if err := t.CheckDirection(o.Src, o.Tgt, o.Pivot); err != nil {
+		return err
+	}
 	br := bufio.NewReaderSize(r, 1<<20)
 	bw := bufio.NewWriterSize(w, 1<<16)
 	prog := newProgress(o.Progress, o.ProgressLog, o.Total)

@@ -1,22 +1,21 @@
 package quickstart
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/internal/textio"
 	"github.com/strata-nmt/strata/metrics"
 )
 
 // evaluate translates the toy test set with the best checkpoint and scores
 // it against the references.
 func evaluate(o Options, ds *data.Dataset, runDir string) (*Result, error) {
-	src, err := readLines(filepath.Join(o.Dir, "corpus", "test."+o.Src))
+	src, err := textio.ReadLines(filepath.Join(o.Dir, "corpus", "test."+o.Src))
 	if err != nil {
 		return nil, err
 	}
-	ref, err := readLines(filepath.Join(o.Dir, "corpus", "test."+o.Tgt))
+	ref, err := textio.ReadLines(filepath.Join(o.Dir, "corpus", "test."+o.Tgt))
 	if err != nil {
 		return nil, err
 	}
@@ -36,12 +35,4 @@ func evaluate(o Options, ds *data.Dataset, runDir string) (*Result, error) {
 		res.Examples = append(res.Examples, [3]string{src[i], ref[i], hyp[i]})
 	}
 	return res, nil
-}
-
-func readLines(path string) ([]string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return strings.Split(strings.TrimRight(string(b), "\n"), "\n"), nil
 }

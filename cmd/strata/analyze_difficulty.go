@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-nmt/strata/analysis"
 	"github.com/strata-nmt/strata/decode"
+	"github.com/strata-nmt/strata/internal/textio"
 	"github.com/strata-nmt/strata/metrics"
 )
 
@@ -72,7 +73,7 @@ func parseSystems(args []string, lines int) ([]system, error) {
 		if !ok || name == "" || path == "" {
 			return nil, fmt.Errorf("analyze difficulty: argument %q: want NAME=HYPOTHESIS_FILE", a)
 		}
-		hyps, err := readTextLines(path)
+		hyps, err := textio.ReadLines(path)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/strata-nmt/strata/internal/textio"
 	"github.com/strata-nmt/strata/metrics"
 )
 
@@ -114,7 +115,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	if f.pairedBS {
-		base, err := metrics.ReadSegments(f.baseline)
+		base, err := textio.ReadLines(f.baseline)
 		if err != nil {
 			return err
 		}
@@ -148,13 +149,16 @@ func displayName(p string) string {
 // readEvalInputs reads the hypotheses and reference streams and checks
 // that every file has the same number of lines.
 func readEvalInputs(hypPath string, refPaths []string) ([]string, [][]string, error) {
-	hyps, err := metrics.ReadSegments(hypPath)
+	hyps, err := textio.ReadLines(hypPath)
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(hyps) == 0 {
+		return nil, nil, fmt.Errorf("eval: hypothesis file %s is empty: nothing to score", displayName(hypPath))
+	}
 	refs := make([][]string, len(refPaths))
 	for k, p := range refPaths {
-		if refs[k], err = metrics.ReadSegments(p); err != nil {
+		if refs[k], err = textio.ReadLines(p); err != nil {
 			return nil, nil, err
 		}
 		if len(refs[k]) != len(hyps) {
@@ -262,6 +266,9 @@ func buildMetrics(cmd *cobra.Command, f *evalFlags) ([]namedMetric, error) {
 		default:
 			return nil, fmt.Errorf("eval: unknown metric %q (want bleu, chrf, ter, multi-bleu or rouge)", name)
 		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("eval: --metrics names no metric (want a comma-separated list of bleu, chrf, ter, multi-bleu, rouge)")
 	}
 	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/strata-nmt/strata/internal/textio"
 	"github.com/strata-nmt/strata/langid"
 )
 
@@ -29,8 +30,8 @@ func init() {
 	cmd := &cobra.Command{
 		Use:   "langid [FILE]",
 		Short: "Identify the language of each line (fastText predict-prob compatible)",
-		Long: `Identify the language of each input line (FILE, or standard input when FILE
-is absent or "-") with a fastText model such as lid.176.ftz.
+		Long: `Identify the language of each input line (FILE, plain or gzip, or standard
+input when FILE is absent or "-") with a fastText model such as lid.176.ftz.
 
 The default output is byte-identical to
   fasttext predict-prob MODEL FILE K [THRESHOLD]
@@ -97,18 +98,11 @@ func langidDetector(cmd *cobra.Command, model string) (langid.Detector, error) {
 }
 
 func openInput(cmd *cobra.Command, path string) (io.ReadCloser, int64, error) {
-	if path == "-" {
-		return io.NopCloser(cmd.InOrStdin()), -1, nil
-	}
-	fh, err := os.Open(path)
+	r, err := textio.OpenFrom(path, cmd.InOrStdin())
 	if err != nil {
 		return nil, 0, fmt.Errorf("langid: %w", err)
 	}
-	size := int64(-1)
-	if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() {
-		size = st.Size()
-	}
-	return fh, size, nil
+	return r, r.Size, nil
 }
 
 // jsonLine is the --json record of one input line.

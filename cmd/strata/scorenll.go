@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/strata-nmt/strata/decode"
+	"github.com/strata-nmt/strata/internal/textio"
 )
 
 type scoreFlags struct {
@@ -47,31 +48,13 @@ perplexity) go to stderr.`,
 	rootCmd.AddCommand(cmd)
 }
 
-func readTextLines(path string) ([]string, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	var lines []string
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for sc.Scan() {
-		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return lines, nil
-}
-
 // readAligned reads a source file and its references, which must have
 // the same number of lines.
 func readAligned(source, reference string) (srcs, refs []string, err error) {
-	if srcs, err = readTextLines(source); err != nil {
+	if srcs, err = textio.ReadLines(source); err != nil {
 		return nil, nil, err
 	}
-	if refs, err = readTextLines(reference); err != nil {
+	if refs, err = textio.ReadLines(reference); err != nil {
 		return nil, nil, err
 	}
 	if len(srcs) != len(refs) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/strata-nmt/strata/decode"
 	"github.com/strata-nmt/strata/internal/atomicfile"
+	"github.com/strata-nmt/strata/internal/textio"
 	"golang.org/x/term"
 )
 
@@ -55,9 +55,11 @@ func init() {
 		Use:   "translate --model RUN_OR_FILE [--model ...] [--data DIR] --src-lang X --tgt-lang Y [--input F] [--output F]",
 		Short: "Translate text with beam search (stdin to stdout by default)",
 		Long: `Translates one sentence per line, keeping input order and empty lines, with
-fairseq's beam search over incremental decoder state. Input is read and
-translated --buffer lines at a time (sorted by length into batches), so memory
-stays bounded for any input size. The model is a run directory (model.bin,
+fairseq's beam search over incremental decoder state. Input (a file, gzip
+recognised by its magic bytes, a pipe or FIFO such as <(zcat f.gz), or - for
+standard input) is streamed: read and translated --buffer lines at a time
+(sorted by length into batches), written in input order, so memory stays
+bounded for any input size and nothing is read twice. The model is a run directory (model.bin,
 else checkpoint_best.bin, else checkpoint_last.bin; the data directory comes
 from its run.json unless --data is given) or a model/checkpoint file; repeat
 --model to decode with an ensemble (the mean of the models' next-token
@@ -97,11 +99,15 @@ func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 	}
 	tr.BatchSize, tr.MaxTokens, tr.MaxSrcLen, tr.Warn = f.batch, f.maxTokens, f.maxSrcLen, os.Stderr
 	tr.Align, tr.AlignLayer = f.align, f.alignLayer
-	in, total, closeIn, err := openTranslateInput(f.input)
+	if err := tr.CheckDirection(f.src, f.tgt, f.pivot); err != nil {
+		return err
+	}
+	in, err := textio.OpenFrom(f.input, cmd.InOrStdin())
 	if err != nil {
 		return err
 	}
-	defer closeIn()
+	defer in.Close()
+	total := countLines(f.input, in.Size)
 	so := decode.StreamOptions{Src: f.src, Tgt: f.tgt, Pivot: f.pivot, Buffer: f.buffer, Scores: f.scores,
 		Progress: os.Stderr, ProgressLog: !term.IsTerminal(int(os.Stderr.Fd())), Total: total}
 	if f.shard != "" {
@@ -152,46 +158,31 @@ func newTranslator(models []string, dataDir string, o decode.Options, threads in
 	return decode.NewTranslator(b, s), nil
 }
 
-// openTranslateInput opens a file or stdin ("-"); for a regular file it also counts
-// the lines, for the progress ETA.
-func openTranslateInput(path string) (io.Reader, int, func(), error) {
-	if path == "-" || path == "" {
-		return os.Stdin, 0, func() {}, nil
+// countLines counts the lines of a regular uncompressed file (size ≥ 0),
+// reading it through a second handle, for the progress ETA; 0 (unknown)
+// for pipes, FIFOs, standard input and gzip, which are read once only.
+func countLines(path string, size int64) int {
+	if size < 0 {
+		return 0
 	}
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, 0, nil, err
+		return 0
 	}
-	n, err := countLines(fh)
-	if err != nil {
-		fh.Close()
-		return nil, 0, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if _, err := fh.Seek(0, io.SeekStart); err != nil {
-		fh.Close()
-		return nil, 0, nil, err
-	}
-	return fh, n, func() { fh.Close() }, nil
-}
-
-func countLines(r io.Reader) (int, error) {
-	br := bufio.NewReaderSize(r, 1<<20)
+	defer fh.Close()
 	buf := make([]byte, 1<<20)
 	n, last := 0, byte('\n')
 	for {
-		k, err := br.Read(buf)
+		k, err := fh.Read(buf)
 		n += bytes.Count(buf[:k], []byte{'\n'})
 		if k > 0 {
 			last = buf[k-1]
 		}
-		if err == io.EOF {
+		if err != nil {
 			if last != '\n' {
 				n++
 			}
-			return n, nil
-		}
-		if err != nil {
-			return 0, err
+			return n
 		}
 	}
 }

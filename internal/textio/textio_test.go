@@ -1,0 +1,49 @@
+package textio
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestReadLines(t *testing.T) {
+	got, err := SplitLines("x", "a \r\n\nb")
+	if err != nil || !slices.Equal(got, []string{"a ", "", "b"}) {
+		t.Errorf("%q %v", got, err)
+	}
+	if got, _ = SplitLines("x", "a\n"); len(got) != 1 {
+		t.Errorf("%q", got)
+	}
+	if _, err = SplitLines("hyp.txt", "ok\nbad\xff\n"); err == nil || !strings.Contains(err.Error(), "hyp.txt:2:") {
+		t.Errorf("err %v", err)
+	}
+}
+
+// gzip is read transparently, whatever the file is called.
+func TestGzip(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte("eins\nzwei\n"))
+	zw.Close()
+	for _, name := range []string{"a.gz", "no-suffix"} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, buf.Bytes(), 0o644)
+		got, err := ReadLines(p)
+		if err != nil || !slices.Equal(got, []string{"eins", "zwei"}) {
+			t.Errorf("%s: %q %v", name, got, err)
+		}
+	}
+	r, err := OpenFrom("-", bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := NewLineReader(r, "stdin")
+	if l, _ := lr.Next(); l != "eins" {
+		t.Errorf("gzip on standard input: first line %q", l)
+	}
+}
