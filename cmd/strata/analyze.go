@@ -37,7 +37,7 @@ type llrFlags struct {
 func llrCmd() *cobra.Command {
 	f := llrFlags{llr: analysis.LLRDefaults()}
 	cmd := &cobra.Command{
-		Use:   "llr --model RUN --dev DIR --test DIR --out DIR",
+		Use:   "llr --model RUN --dev DIR --test DIR --output DIR",
 		Short: "Layer-wise language recognition: linear probes for source and target language on every layer",
 		Long: `Layer-wise language recognition (LLR, Mao et al. 2023, Section 3.3). For every
 encoder and decoder layer, two token-level linear classifiers are trained on
@@ -58,11 +58,10 @@ in the paper's Figure 2.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runLLR(cmd, &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.model, "model", "", "run directory or model file")
-	fl.StringVar(&f.dataDir, "data", "", "prepared data directory (default: the run's)")
+	modelFlags(cmd, &f.model, &f.dataDir, &f.threads)
 	fl.StringVar(&f.dev, "dev", "", "n-way dev directory the probes are trained on (dev.LANG files)")
 	fl.StringVar(&f.test, "test", "", "n-way test directory the probes are measured on")
-	fl.StringVar(&f.out, "out", "", "output directory")
+	fl.StringVarP(&f.out, "output", "o", "", "output directory")
 	fl.StringVar(&f.name, "name", "model", "name of the model in the figure's legend")
 	fl.StringSliceVar(&f.langs, "langs", nil, "languages (default: the model's languages found in both sets)")
 	fl.StringVar(&f.pivot, "pivot", "en", "hub language: supervised directions are to and from it")
@@ -73,17 +72,16 @@ in the paper's Figure 2.`,
 	fl.IntVar(&f.llr.BatchSentences, "batch-sentences", f.llr.BatchSentences, "sentences per probe batch")
 	fl.Uint64Var(&f.llr.Seed, "seed", f.llr.Seed, "probe initialisation and batch order")
 	fl.BoolVar(&f.llr.IncludeTags, "include-tags", false, "count the language-tag position and the forced decoder prefix as tokens")
-	fl.IntVar(&f.llr.MaxTokens, "max-tokens", f.llr.MaxTokens, "padded source tokens per decoding batch")
-	fl.IntVar(&f.threads, "threads", 0, "kernel threads (0: all cores)")
+	fl.IntVar(&f.llr.MaxTokens, "max-tokens", defaultDecodeMaxTokens, "padded source tokens per decoding batch")
 	searchFlags(cmd, &f.opt)
 	f.opt.Greedy = true
 	fl.Lookup("greedy").DefValue = "true"
-	return cmd
+	return aliases(cmd, map[string]string{"out": "output"})
 }
 
 func runLLR(cmd *cobra.Command, f *llrFlags) error {
 	if f.model == "" || f.dev == "" || f.test == "" || f.out == "" {
-		return fmt.Errorf("analyze llr: --model, --dev, --test and --out are required")
+		return fmt.Errorf("analyze llr: --model, --dev, --test and --output are required")
 	}
 	if f.opt.Greedy {
 		f.opt.Beam, f.opt.NBest = 1, 1
@@ -161,12 +159,12 @@ func writeLLR(cmd *cobra.Command, out string, systems []analysis.NamedLLR, singl
 func llrPlotCmd() *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
-		Use:   "llr-plot --out DIR NAME=LLR.json ...",
+		Use:   "llr-plot --output DIR NAME=LLR.json ...",
 		Short: "Overlay the LLR curves of several models (the paper's Figure 2) and tabulate them",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return fmt.Errorf("analyze llr-plot: --out is required")
+				return fmt.Errorf("analyze llr-plot: --output is required")
 			}
 			var systems []analysis.NamedLLR
 			for _, a := range args {
@@ -183,6 +181,6 @@ func llrPlotCmd() *cobra.Command {
 			return writeLLR(cmd, out, systems, false)
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "output directory")
-	return cmd
+	cmd.Flags().StringVarP(&out, "output", "o", "", "output directory")
+	return aliases(cmd, map[string]string{"out": "output"})
 }

@@ -18,7 +18,7 @@ type attnFlags struct {
 func init() {
 	var f attnFlags
 	cmd := &cobra.Command{
-		Use:   "attention --model RUN --source TEXT [--target TEXT] --kind cross --layer N --out PNG",
+		Use:   "attention --model RUN --source TEXT [--target TEXT] --kind cross --layer N --output PNG",
 		Short: "Plot one layer's attention weights for a sentence (heads averaged, or one head)",
 		Long: `Runs the model teacher-forced on one sentence pair and plots a layer's
 attention as a heat map with the tokens on both axes. Without --target the
@@ -29,8 +29,7 @@ source), decoder (target × target) or cross (target × source); --layer is
 		RunE: func(cmd *cobra.Command, args []string) error { return runAttention(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.model, "model", "", "run directory or model file")
-	fl.StringVar(&f.dataDir, "data", "", "data directory (default: the run's)")
+	modelFlags(cmd, &f.model, &f.dataDir, nil)
 	fl.StringVar(&f.srcLang, "src-lang", "", "source language (multilingual models)")
 	fl.StringVar(&f.tgtLang, "tgt-lang", "", "target language (multilingual models)")
 	fl.StringVar(&f.source, "source", "", "source sentence")
@@ -38,8 +37,8 @@ source), decoder (target × target) or cross (target × source); --layer is
 	fl.StringVar(&f.kind, "kind", decode.AttnCross, "encoder, decoder or cross")
 	fl.IntVar(&f.layer, "layer", 0, "layer (0-based)")
 	fl.IntVar(&f.head, "head", -1, "head (-1: mean over heads)")
-	fl.StringVar(&f.out, "out", "attention.png", "PNG file to write")
-	analyzeCmd.AddCommand(cmd)
+	fl.StringVarP(&f.out, "output", "o", "attention.png", "PNG file to write")
+	analyzeCmd.AddCommand(aliases(cmd, map[string]string{"out": "output"}))
 }
 
 func runAttention(cmd *cobra.Command, f attnFlags) error {

@@ -14,7 +14,7 @@ func init() {
 	var out string
 	var smooth int
 	cmd := &cobra.Command{
-		Use:   "curves RUN [RUN...] --out PNG",
+		Use:   "curves RUN [RUN...] --output PNG",
 		Short: "Plot training and validation loss of one or more runs (from RUN/metrics.jsonl)",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, runs []string) error {
@@ -39,9 +39,9 @@ func init() {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "curves.png", "PNG file to write")
+	cmd.Flags().StringVarP(&out, "output", "o", "curves.png", "PNG file to write")
 	cmd.Flags().IntVar(&smooth, "smooth", 50, "average the training loss over this many updates")
-	analyzeCmd.AddCommand(cmd)
+	analyzeCmd.AddCommand(aliases(cmd, map[string]string{"out": "output"}))
 }
 
 // lossSeries returns the training loss (nll, averaged over windows of

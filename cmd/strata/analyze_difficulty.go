@@ -24,7 +24,7 @@ type difficultyFlags struct {
 func init() {
 	var f difficultyFlags
 	cmd := &cobra.Command{
-		Use:   "difficulty --model RUN --last K --source F --reference F --out DIR BASELINE=HYP [NAME=HYP...]",
+		Use:   "difficulty --model RUN --last K --source F --ref F --output DIR BASELINE=HYP [NAME=HYP...]",
 		Short: "BLEU of several systems on test subsets of increasing difficulty (the MSC paper's Figure 3)",
 		Long: `Ranks the test pairs by difficulty as the MSC paper does: the loss -log P(y|x)
 of each reference under the last K numbered checkpoints of a run (a shallow
@@ -37,7 +37,7 @@ baseline the others are compared with. The paper's loss is the sentence's
 -log P(y|x), so longer pairs rank as harder; --per-token ranks by the loss
 per reference token instead.
 
-Writes a Markdown table to standard output, and to --out: difficulty.tsv
+Writes a Markdown table to standard output, and to --output: difficulty.tsv
 (line, score, mean, bucket), difficulty.json (buckets, BLEU per system) and
 difficulty.png (BLEU gain over the baseline per bucket; BLEU itself when
 only one system is given).`,
@@ -45,19 +45,18 @@ only one system is given).`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runDifficulty(cmd.OutOrStdout(), &f, args) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.model, "model", "", "run directory whose numbered checkpoints score the pairs")
+	modelFlags(cmd, &f.model, &f.dataDir, &f.threads)
+	fl.Lookup("model").Usage = "run directory whose numbered checkpoints score the pairs"
 	fl.IntVar(&f.last, "last", 20, "use the last K numbered checkpoints")
-	fl.StringVar(&f.dataDir, "data", "", "prepared data directory (default: the run's)")
 	fl.StringVar(&f.source, "source", "", "source sentences, one per line")
-	fl.StringVar(&f.reference, "reference", "", "reference translations, aligned with --source")
+	fl.StringVar(&f.reference, "ref", "", "reference translations, aligned with --source")
 	fl.StringVar(&f.src, "src-lang", "", "source language (multilingual models)")
 	fl.StringVar(&f.tgt, "tgt-lang", "", "target language (multilingual models)")
 	fl.StringVar(&f.tokenize, "tokenize", "13a", "BLEU tokenizer (13a, intl, zh, char, none)")
 	fl.IntVar(&f.buckets, "buckets", 4, "number of equal parts")
-	fl.IntVar(&f.threads, "threads", 0, "kernel threads (0: all cores)")
 	fl.BoolVar(&f.perToken, "per-token", false, "rank by loss per reference token instead of the sentence's -log P(y|x), which grows with length")
-	fl.StringVar(&f.out, "out", "", "directory for difficulty.{tsv,json,png}")
-	analyzeCmd.AddCommand(cmd)
+	fl.StringVarP(&f.out, "output", "o", "", "directory for difficulty.{tsv,json,png}")
+	analyzeCmd.AddCommand(aliases(cmd, map[string]string{"out": "output", "reference": "ref"}))
 }
 
 // system is one NAME=FILE argument with its hypotheses.
@@ -87,7 +86,7 @@ func parseSystems(args []string, lines int) ([]system, error) {
 
 func runDifficulty(w io.Writer, f *difficultyFlags, args []string) error {
 	if f.model == "" || f.source == "" || f.reference == "" || f.out == "" {
-		return fmt.Errorf("analyze difficulty: --model, --source, --reference and --out are required")
+		return fmt.Errorf("analyze difficulty: --model, --source, --ref and --output are required")
 	}
 	srcs, refs, err := readAligned(f.source, f.reference)
 	if err != nil {

@@ -17,7 +17,7 @@ func init() {
 	var logY bool
 	var params string
 	cmd := &cobra.Command{
-		Use:   "grad-norms RUN [RUN...] --out PREFIX",
+		Use:   "grad-norms RUN [RUN...] --output PREFIX",
 		Short: "Plot the gradient norm of encoder layers over training (the MSC paper's Figure 5)",
 		Long: `Reads the per-layer gradient norms that strata train --log-grad-norms writes to
 RUN/metrics.jsonl and plots, for each run, the norm of --lines encoder layers
@@ -63,12 +63,12 @@ layers compare like for like; --params all (the default) is the whole layer.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "grad-norms", "output prefix: PREFIX-RUNNAME.png")
+	cmd.Flags().StringVarP(&out, "output", "o", "grad-norms", "output prefix: PREFIX-RUNNAME.png")
 	cmd.Flags().IntVar(&updates, "updates", 0, "plot only the first N updates (0: all)")
 	cmd.Flags().IntVar(&lines, "lines", 6, "encoder layers to draw, evenly spaced from the lowest to the top")
 	cmd.Flags().BoolVar(&logY, "log-y", false, "logarithmic norm axis")
 	cmd.Flags().StringVar(&params, "params", "all", "all: a layer's whole gradient; shared: self-attention and FFN only (like for like across architectures)")
-	analyzeCmd.AddCommand(cmd)
+	analyzeCmd.AddCommand(aliases(cmd, map[string]string{"out": "output"}))
 }
 
 // gradNormsTitle names what a grad-norms plot measures.

@@ -53,9 +53,9 @@ sacreBLEU's paired_bs does. See docs/metrics.md.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.hyp, "hyp", "-", "hypothesis file, one segment per line (- for standard input)")
-	fl.StringArrayVar(&f.refs, "ref", nil, "reference file (repeat for several references)")
-	fl.StringSliceVar(&f.metricNames, "metrics", []string{"bleu", "chrf"}, "comma-separated: bleu, chrf, ter, multi-bleu, rouge")
+	fl.StringVarP(&f.hyp, "hyp", "i", "-", "hypothesis file, one segment per line, plain or gzip (- for standard input; -i as in sacreBLEU)")
+	fl.StringArrayVar(&f.refs, "ref", nil, "reference file, plain or gzip (repeat for several references)")
+	fl.StringSliceVarP(&f.metricNames, "metrics", "m", []string{"bleu", "chrf"}, "comma-separated: bleu, chrf, ter, multi-bleu, rouge")
 	fl.StringVar(&f.tokenize, "tokenize", "13a", "BLEU tokenizer: "+strings.Join(metrics.TokenizerNames(), ", "))
 	fl.BoolVar(&f.lowercase, "lowercase", false, "case-insensitive BLEU, chrF and multi-bleu (multi-bleu's -lc); TER has its own --ter-case-sensitive")
 	fl.StringVar(&f.smooth, "smooth", "exp", "BLEU smoothing: exp, floor, add-k, none")

@@ -15,7 +15,6 @@ import (
 	"github.com/strata-nmt/strata/analysis"
 	"github.com/strata-nmt/strata/decode"
 	"github.com/strata-nmt/strata/internal/atomicfile"
-	"github.com/strata-nmt/strata/langid"
 )
 
 // evalMatrixFlags are the options of strata eval-matrix.
@@ -29,14 +28,10 @@ type evalMatrixFlags struct {
 	opt                                      decode.Options
 }
 
-// defaultLidModel is lid.176 where the shared data sits next to the
-// repository.
-const defaultLidModel = "../shared/models/lid.176.ftz"
-
 func init() {
 	var f evalMatrixFlags
 	cmd := &cobra.Command{
-		Use:   "eval-matrix --model RUN --test DIR --out DIR",
+		Use:   "eval-matrix --model RUN --test DIR --output DIR",
 		Short: "Translate and score every supervised and zero-shot direction of an n-way test set",
 		Long: `Evaluates a multilingual model on an n-way parallel test set (files test.LANG,
 or FLORES-200 files such as deu_Latn.devtest, whose codes are mapped to the
@@ -56,28 +51,26 @@ or search options change). 'strata eval-matrix table' compares systems.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runEvalMatrix(cmd, &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.models, "model", nil, "run directory or model file (repeat for an ensemble)")
-	fl.StringVar(&f.dataDir, "data", "", "prepared data directory (default: the run's)")
+	modelFlags(cmd, &f.models, &f.dataDir, &f.threads)
 	fl.StringVar(&f.test, "test", "", "n-way test directory (test.LANG or FLORES *.devtest files)")
-	fl.StringVar(&f.out, "out", "", "output directory")
+	fl.StringVarP(&f.out, "output", "o", "", "output directory")
 	fl.StringSliceVar(&f.langs, "langs", nil, "languages (default: the model's languages found in the test set)")
 	fl.StringSliceVar(&f.directions, "directions", nil, "directions to evaluate, e.g. de-fr,en-de (default: all)")
 	fl.StringVar(&f.pivot, "pivot", "en", "hub language of the English-centric training data")
 	fl.BoolVar(&f.noPivot, "no-pivot", false, "skip pivot translation of zero-shot directions")
 	fl.StringVar(&f.pivotModel, "pivot-model", "", "model for the pivot legs (default: the evaluated model)")
 	fl.IntVar(&f.maxLines, "max-lines", 0, "evaluate only the first N lines of the test set (0: all)")
-	fl.StringVar(&f.lidModel, "lid-model", "", "fastText language-ID model (default: "+defaultLidModel+" from the repository root when present, else a pure-Go fallback)")
+	fl.StringVar(&f.lidModel, "lid-model", "", lidRuleHelp)
 	fl.IntVar(&f.batch, "batch-size", 64, "sentences per batch")
-	fl.IntVar(&f.maxTokens, "max-tokens", 12000, "padded source tokens per batch")
-	fl.IntVar(&f.threads, "threads", 0, "kernel threads (0: all cores)")
+	fl.IntVar(&f.maxTokens, "max-tokens", defaultDecodeMaxTokens, "padded source tokens per batch")
 	searchFlags(cmd, &f.opt)
 	cmd.AddCommand(evalMatrixTableCmd())
-	rootCmd.AddCommand(cancelsCleanly(cmd))
+	rootCmd.AddCommand(cancelsCleanly(aliases(cmd, map[string]string{"out": "output"})))
 }
 
 func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
 	if len(f.models) == 0 || f.test == "" || f.out == "" {
-		return fmt.Errorf("eval-matrix: --model, --test and --out are required")
+		return fmt.Errorf("eval-matrix: --model, --test and --output are required")
 	}
 	log := cmd.ErrOrStderr()
 	tr, err := matrixTranslator(f.models, f.dataDir, f)
@@ -174,28 +167,6 @@ func parseDirections(specs []string) ([]analysis.Direction, error) {
 		out = append(out, d)
 	}
 	return out, nil
-}
-
-// loadIdentifier loads the fastText model (the flag, else lid.176 next to
-// the repository), or falls back to the pure-Go detector with a note.
-func loadIdentifier(path string, log io.Writer) (analysis.Identifier, bool, error) {
-	if path == "" {
-		if root, ok := repoRoot(); ok {
-			if p := filepath.Join(root, defaultLidModel); fileExists(p) {
-				path = p
-			}
-		}
-	}
-	if path == "" {
-		fmt.Fprintf(log, "note: no fastText language-ID model (--lid-model, or %s from the repository root); off-target rates use %s\n",
-			defaultLidModel, langid.FallbackName)
-		return langid.NewFallback(), true, nil
-	}
-	m, err := langid.Load(path)
-	if err != nil {
-		return nil, false, err
-	}
-	return m, false, nil
 }
 
 // repoRoot walks up from the working directory to the directory holding

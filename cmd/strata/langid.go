@@ -36,9 +36,11 @@ input when FILE is absent or "-") with a fastText model such as lid.176.ftz.
 The default output is byte-identical to
   fasttext predict-prob MODEL FILE K [THRESHOLD]
 so the two can be compared with diff. --json prints one JSON object per line.
-Without --model a pure-Go fallback detector (whatlanggo) is used; it is not
-fastText, is much less accurate, and says so on standard error and in --json
-output.`,
+The model is found by the rule eval-matrix follows too: --model, else
+$STRATA_LID_MODEL, else ../shared/models/lid.176.ftz from the repository
+root; without any, or with --model fallback, a pure-Go fallback detector
+(whatlanggo) is used: it is not fastText, is much less accurate, and says so
+on standard error and in --json output.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := "-"
@@ -49,19 +51,19 @@ output.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.model, "model", "", "fastText supervised model (.bin or .ftz), e.g. ../shared/models/lid.176.ftz")
+	fl.StringVarP(&f.model, "model", "m", "", lidRuleHelp)
 	fl.IntVar(&f.k, "k", 1, "labels per line; -1 for all labels")
 	fl.Float32Var(&f.threshold, "threshold", 0, "print only labels with probability >= this")
 	fl.BoolVar(&f.json, "json", false, "print one JSON object per line instead of fastText's format")
-	fl.IntVar(&f.workers, "workers", 0, "goroutines (0: one per CPU)")
-	rootCmd.AddCommand(cmd)
+	fl.IntVar(&f.workers, "threads", 0, "compute threads (0: all cores)")
+	rootCmd.AddCommand(aliases(cmd, map[string]string{"workers": "threads"}))
 }
 
 func runLangid(cmd *cobra.Command, f langidFlags, path string) error {
 	if f.k == 0 || f.k < -1 {
 		return fmt.Errorf("langid: --k is %d; want -1 (all labels) or at least 1", f.k)
 	}
-	det, err := langidDetector(cmd, f.model)
+	det, fallback, err := loadIdentifier(f.model, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -73,7 +75,7 @@ func runLangid(cmd *cobra.Command, f langidFlags, path string) error {
 	out := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<20)
 	opt := langid.StreamOptions{K: f.k, Threshold: f.threshold, Workers: f.workers}
 	if f.json {
-		opt.Format = jsonFormatter(det.Name(), f.model == "")
+		opt.Format = jsonFormatter(det.Name(), fallback)
 	}
 	report := langidProgress(cmd.ErrOrStderr(), size)
 	opt.Progress = report.update
@@ -86,15 +88,6 @@ func runLangid(cmd *cobra.Command, f langidFlags, path string) error {
 		return fmt.Errorf("langid: %s: %w", path, err)
 	}
 	return nil
-}
-
-// langidDetector loads the model, or announces the fallback.
-func langidDetector(cmd *cobra.Command, model string) (langid.Detector, error) {
-	if model == "" {
-		fmt.Fprintf(cmd.ErrOrStderr(), "strata langid: no --model given; using the fallback detector %s\n", langid.FallbackName)
-		return langid.NewFallback(), nil
-	}
-	return langid.Load(model)
 }
 
 func openInput(cmd *cobra.Command, path string) (io.ReadCloser, int64, error) {

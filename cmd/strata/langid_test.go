@@ -93,7 +93,7 @@ func TestLangidCLIJSONAndErrors(t *testing.T) {
 }
 
 func TestLangidCLIFallbackSaysSo(t *testing.T) {
-	out, stderr, err := runStrata(t, "Das ist ein ganz normaler deutscher Satz.\n", "langid", "--model", "", "--k", "1", "--threshold", "0", "--json")
+	out, stderr, err := runStrata(t, "Das ist ein ganz normaler deutscher Satz.\n", "langid", "--model", "fallback", "--k", "1", "--threshold", "0", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}

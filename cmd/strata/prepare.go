@@ -19,7 +19,7 @@ func init() {
 		paddingTokens     int
 	)
 	cmd := &cobra.Command{
-		Use:   "prepare --config C --out DIR",
+		Use:   "prepare --config C --output DIR",
 		Short: "Learn the subword model and binarise corpora into a data directory",
 		Long: `prepare reads the corpora of a YAML config (see configs/ and docs/data.md),
 learns a joint BPE model on the train split (both sides), and writes to DIR the
@@ -31,7 +31,7 @@ complete.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if configPath == "" || out == "" {
-				return fmt.Errorf("prepare: --config and --out are required")
+				return fmt.Errorf("prepare: --config and --output are required")
 			}
 			cfg, err := data.LoadConfig(configPath)
 			if err != nil {
@@ -55,13 +55,13 @@ complete.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&configPath, "config", "", "YAML config (paths in it are relative to it)")
-	f.StringVar(&out, "out", "", "data directory to write")
+	f.StringVar(&configPath, "config", "", "YAML config (paths in it are relative to it; - for standard input, paths then relative to the working directory)")
+	f.StringVarP(&out, "output", "o", "", "data directory to write")
 	f.IntVar(&merges, "merges", 0, "BPE merges (overrides the config)")
 	f.IntVar(&vocabSize, "vocab-size", 0, "whole vocabulary size (overrides the config)")
 	f.IntVar(&maxLen, "max-len", 0, "drop training pairs with a side over this many subword tokens (overrides the config; 0: no limit)")
-	f.IntVar(&workers, "workers", 0, "goroutines (default: all cores)")
+	f.IntVar(&workers, "threads", 0, "compute threads (0: all cores)")
 	f.BoolVar(&force, "force", false, "rebuild even if the directory is up to date")
 	f.IntVar(&paddingTokens, "padding-max-tokens", 4096, "max tokens of the batches whose padding the report gives")
-	rootCmd.AddCommand(cmd)
+	rootCmd.AddCommand(aliases(cmd, map[string]string{"out": "output", "workers": "threads"}))
 }

@@ -51,7 +51,7 @@ func report(cmd *cobra.Command, o quickstart.Options, res *quickstart.Result) {
 	fmt.Fprintf(w, `
 Next steps:
   translate:   strata translate --model %s --input FILE
-  your data:   strata prepare --config configs/l10n-en-de.yaml --out runs/data/l10n-en-de
+  your data:   strata prepare --config configs/l10n-en-de.yaml --output runs/data/l10n-en-de
                strata train --data runs/data/l10n-en-de --save-dir runs/en-de --preset transformer-iwslt --max-update 50000
   evaluate:    strata eval --hyp hyp.txt --ref ref.txt --metrics bleu,chrf
 `, res.RunDir)

@@ -24,7 +24,7 @@ type scoreFlags struct {
 func init() {
 	var f scoreFlags
 	cmd := &cobra.Command{
-		Use:   "score-nll --model RUN_OR_FILE --source F --reference F --src-lang X --tgt-lang Y",
+		Use:   "score-nll --model RUN_OR_FILE --source F --ref F --src-lang X --tgt-lang Y",
 		Short: "Teacher-forced log-probability and token NLL of reference translations",
 		Long: `Scores each reference given its source with teacher forcing and writes one
 line per pair: LOGPROB<TAB>TOKENS<TAB>NLL_PER_TOKEN, and with --tokens a fourth
@@ -35,17 +35,15 @@ perplexity) go to stderr.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runScoreNLL(cmd, &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.model, "model", "", "run directory or model/checkpoint file")
-	fl.StringVar(&f.dataDir, "data", "", "prepared data directory (default: the run's)")
-	fl.StringVar(&f.source, "source", "", "source sentences, one per line")
-	fl.StringVar(&f.reference, "reference", "", "reference translations, aligned with --source")
-	fl.StringVar(&f.output, "output", "-", "output file (- for standard output)")
+	modelFlags(cmd, &f.model, &f.dataDir, &f.threads)
+	fl.StringVar(&f.source, "source", "", "source sentences, one per line (plain or gzip; - for standard input)")
+	fl.StringVar(&f.reference, "ref", "", "reference translations, aligned with --source")
+	fl.StringVarP(&f.output, "output", "o", "-", "output file (- for standard output)")
 	fl.StringVar(&f.src, "src-lang", "", "source language")
 	fl.StringVar(&f.tgt, "tgt-lang", "", "target language")
 	fl.IntVar(&f.batch, "batch-size", 64, "pairs per batch")
-	fl.IntVar(&f.threads, "threads", 0, "kernel threads (0: all cores)")
 	fl.BoolVar(&f.tokens, "tokens", false, "also write each token's NLL")
-	rootCmd.AddCommand(cmd)
+	rootCmd.AddCommand(aliases(cmd, map[string]string{"reference": "ref", "out": "output"}))
 }
 
 // readAligned reads a source file and its references, which must have
@@ -65,7 +63,7 @@ func readAligned(source, reference string) (srcs, refs []string, err error) {
 
 func runScoreNLL(cmd *cobra.Command, f *scoreFlags) error {
 	if f.model == "" || f.source == "" || f.reference == "" {
-		return fmt.Errorf("score-nll: --model, --source and --reference are required")
+		return fmt.Errorf("score-nll: --model, --source and --ref are required")
 	}
 	srcs, refs, err := readAligned(f.source, f.reference)
 	if err != nil {

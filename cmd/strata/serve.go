@@ -26,7 +26,7 @@ func init() {
   curl -s localhost:8080/translate -d '{"text": ["Hello world."], "src_lang": "en", "tgt_lang": "de"}'
 
 Requests may set "beam", "pivot" and "alignment" (word alignments in
-"alignments", as translate --alignment). --workers decoders run in parallel,
+"alignments", as translate --alignment). --decoders decoders run in parallel,
 each with --threads kernel threads; further requests wait their turn.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -54,12 +54,11 @@ each with --threads kernel threads; further requests wait their turn.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&models, "model", nil, "run directory or model file (repeat for an ensemble)")
-	fl.StringVar(&dataDir, "data", "", "data directory (default: the run's)")
+	modelFlags(cmd, &models, &dataDir, nil)
 	fl.StringVar(&addr, "addr", "localhost:8080", "listen address")
-	fl.IntVar(&o.Workers, "workers", o.Workers, "decoders running in parallel")
-	fl.IntVar(&o.Threads, "threads", 0, "kernel threads per decoder (0: all cores)")
+	fl.IntVar(&o.Workers, "decoders", o.Workers, "decoders running in parallel, each answering one request at a time")
+	fl.IntVar(&o.Threads, "threads", 0, "compute threads of each decoder (0: all cores)")
 	fl.IntVar(&o.Search.Beam, "beam", o.Search.Beam, "default beam size")
 	fl.IntVar(&o.MaxLines, "max-lines", 256, "lines per request")
-	rootCmd.AddCommand(cancelsCleanly(cmd))
+	rootCmd.AddCommand(cancelsCleanly(aliases(cmd, map[string]string{"workers": "decoders"})))
 }

@@ -63,7 +63,7 @@ starts afresh. Nothing is ever deleted.`,
 	fl.IntVar(&f.maxTokens, "max-tokens", 4096, "tokens per batch, padding included")
 	fl.IntVar(&f.maxSentences, "batch-size", 0, "sentences per batch at most (fairseq's --batch-size; 0: only --max-tokens bounds a batch)")
 	fl.IntVar(&f.validMaxTokens, "valid-max-tokens", 8192, "tokens per validation batch")
-	fl.Float64Var(&f.temperature, "temperature", 1, "sampling temperature over language pairs (1: proportional)")
+	fl.Float64Var(&f.temperature, "lang-temperature", 1, "sampling temperature over language pairs: T=1 samples in proportion to their sizes, larger T flattens towards uniform")
 	fl.IntVar(&o.UpdateFreq, "update-freq", o.UpdateFreq, "accumulate gradients over this many batches per update")
 	fl.Float64Var(&o.LR, "lr", o.LR, "peak learning rate")
 	fl.IntVar(&o.WarmupUpdates, "warmup-updates", o.WarmupUpdates, "linear warm-up updates (then --lr-scheduler's decay)")
@@ -92,7 +92,7 @@ starts afresh. Nothing is ever deleted.`,
 	fl.BoolVar(&o.LogGradNorms, "log-grad-norms", false, "log per-layer gradient norms to metrics.jsonl")
 	fl.IntVar(&o.Threads, "threads", 0, "kernel threads (0: all cores)")
 	fl.IntVar(&f.evalBLEU, "eval-bleu", 0, "at each validation, greedy-decode this many sentences of the valid split and log BLEU (0: off)")
-	rootCmd.AddCommand(cancelsCleanly(cmd))
+	rootCmd.AddCommand(cancelsCleanly(aliases(cmd, map[string]string{"temperature": "lang-temperature"})))
 }
 
 func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {

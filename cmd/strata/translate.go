@@ -59,8 +59,9 @@ fairseq's beam search over incremental decoder state. Input (a file, gzip
 recognised by its magic bytes, a pipe or FIFO such as <(zcat f.gz), or - for
 standard input) is streamed: read and translated --buffer lines at a time
 (sorted by length into batches), written in input order, so memory stays
-bounded for any input size and nothing is read twice. The model is a run directory (model.bin,
-else checkpoint_best.bin, else checkpoint_last.bin; the data directory comes
+bounded for any input size and nothing is read twice. The model is a run
+directory (model.bin, else checkpoint_best.bin, else checkpoint_last.bin;
+the data directory comes
 from its run.json unless --data is given) or a model/checkpoint file; repeat
 --model to decode with an ensemble (the mean of the models' next-token
 probabilities, as fairseq's --path a.pt:b.pt). --pivot en translates
@@ -69,24 +70,22 @@ X→en→Y in one command. See docs/decoding.md.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTranslate(cmd, &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.models, "model", nil, "run directory or model/checkpoint file (repeat for an ensemble)")
-	fl.StringVar(&f.dataDir, "data", "", "prepared data directory (default: the run's, from run.json)")
-	fl.StringVar(&f.input, "input", "-", "input file (- for standard input)")
-	fl.StringVar(&f.output, "output", "-", "output file (- for standard output; written atomically)")
+	modelFlags(cmd, &f.models, &f.dataDir, &f.threads)
+	fl.StringVarP(&f.input, "input", "i", "-", "input file, plain or gzip, a pipe or FIFO (- for standard input)")
+	fl.StringVarP(&f.output, "output", "o", "-", "output file (- for standard output; written atomically)")
 	fl.StringVar(&f.src, "src-lang", "", "source language (sets the encoder tag under S-ENC-T-DEC)")
 	fl.StringVar(&f.tgt, "tgt-lang", "", "target language (the forced decoder tag under S-ENC-T-DEC, the encoder tag under T-ENC)")
 	fl.StringVar(&f.pivot, "pivot", "", "translate through this language (X→pivot→Y)")
 	fl.IntVar(&f.batch, "batch-size", 64, "sentences per batch")
-	fl.IntVar(&f.maxTokens, "max-tokens", 12000, "padded source tokens per batch (0: no bound)")
+	fl.IntVar(&f.maxTokens, "max-tokens", defaultDecodeMaxTokens, "padded source tokens per batch (0: no bound)")
 	fl.IntVar(&f.buffer, "buffer", 2000, "lines read and sorted at a time")
 	fl.IntVar(&f.maxSrcLen, "max-src-len", 1024, "truncate longer sources (with a warning)")
-	fl.IntVar(&f.threads, "threads", 0, "kernel threads (0: all cores)")
 	fl.BoolVar(&f.scores, "scores", false, "prefix each output with its score and a tab")
 	fl.BoolVar(&f.align, "alignment", false, "append \" ||| \" and word alignments (s-t pairs, 0-based) from the encoder attention, as Marian's --alignment hard")
 	fl.IntVar(&f.alignLayer, "alignment-layer", -1, "decoder layer whose encoder attention aligns, 0-based (-1: the penultimate)")
 	fl.StringVar(&f.shard, "shard", "", "translate only shard I/N of --input's lines (N contiguous parts, I from 1); `cat` of the N outputs in order is the whole translation (docs/distributed.md)")
 	searchFlags(cmd, &f.opt)
-	rootCmd.AddCommand(cmd)
+	rootCmd.AddCommand(aliases(cmd, map[string]string{"out": "output"}))
 }
 
 func runTranslate(cmd *cobra.Command, f *translateFlags) error {
@@ -110,13 +109,14 @@ func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 	total := countLines(f.input, in.Size)
 	so := decode.StreamOptions{Src: f.src, Tgt: f.tgt, Pivot: f.pivot, Buffer: f.buffer, Scores: f.scores,
 		Progress: os.Stderr, ProgressLog: !term.IsTerminal(int(os.Stderr.Fd())), Total: total}
+	var src io.Reader = in
 	if f.shard != "" {
-		if in, err = shardInput(f, in, &so); err != nil {
+		if src, err = shardInput(f, in, &so); err != nil {
 			return err
 		}
 	}
 	start := time.Now()
-	err = writeOutput(cmd, f.output, func(w io.Writer) error { return tr.Stream(in, w, so) })
+	err = writeOutput(cmd, f.output, func(w io.Writer) error { return tr.Stream(src, w, so) })
 	if err != nil {
 		return err
 	}
@@ -135,6 +135,11 @@ func shardInput(f *translateFlags, in io.Reader, so *decode.StreamOptions) (io.R
 	}
 	if f.input == "-" || f.input == "" {
 		return nil, fmt.Errorf("translate: --shard needs --input FILE (the shards are cut from its line count)")
+	}
+	if so.Total == 0 { // gzip: count through a second handle
+		if so.Total, err = countTextLines(f.input); err != nil {
+			return nil, fmt.Errorf("translate: --shard: %w", err)
+		}
 	}
 	first, end := sh.Lines(so.Total)
 	fmt.Fprintf(os.Stderr, "shard %d/%d: lines %d-%d of %d in %s\n", sh.I, sh.N, first+1, end, so.Total, f.input)
@@ -156,6 +161,31 @@ func newTranslator(models []string, dataDir string, o decode.Options, threads in
 		s.SetThreads(threads)
 	}
 	return decode.NewTranslator(b, s), nil
+}
+
+// countTextLines counts the lines of a file through textio (gzip too);
+// it refuses pipes and FIFOs, which can be read only once.
+func countTextLines(path string) (int, error) {
+	if st, err := os.Stat(path); err != nil {
+		return 0, err
+	} else if !st.Mode().IsRegular() {
+		return 0, fmt.Errorf("%s is not a regular file (a pipe or FIFO can be read only once)", path)
+	}
+	r, err := textio.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	lr := textio.NewLineReader(r, path)
+	n := 0
+	for {
+		if _, err := lr.Next(); err == io.EOF {
+			return n, nil
+		} else if err != nil {
+			return 0, err
+		}
+		n++
+	}
 }
 
 // countLines counts the lines of a regular uncompressed file (size ≥ 0),

@@ -8,6 +8,9 @@ import (
 )
 
 func init() {
+	// strata --version, as every tool has, besides strata version
+	rootCmd.Version = buildinfo.Version()
+	rootCmd.SetVersionTemplate("strata {{.Version}}\n")
 	rootCmd.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "Print strata's version",
