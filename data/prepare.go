@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/strata-nmt/strata/internal/atomicfile"
+	"github.com/strata-nmt/strata/internal/progress"
 	"github.com/strata-nmt/strata/subword"
 )
 
@@ -273,10 +274,10 @@ func readAll(cfg *Config, opt PrepareOptions) ([]*corpusJob, error) {
 		if err == nil {
 			jobs[i].rep.Read = len(t.Src)
 		}
-		p.add(1)
+		p.Add(1)
 		return err
 	})
-	p.finish()
+	p.Finish()
 	return jobs, err
 }
 
@@ -339,16 +340,16 @@ func buildVocab(cfg *Config, jobs []*corpusJob, opt PrepareOptions, rep *BPERepo
 				return nil, fmt.Errorf("bpe: vocab_size %d does not even hold the special tokens and tags", cfg.BPE.VocabSize)
 			}
 		}
-		var p *progress
+		var p *progress.Reporter
 		bo.Progress = func(done, total int) {
 			if p == nil {
 				p = newProgress(opt.Log, opt.Terminal, "bpe merges", int64(total))
 			}
-			p.add(100)
+			p.Add(100)
 		}
 		m, st, err := subword.Learn(wc, bo)
 		if p != nil {
-			p.finish()
+			p.Finish()
 		}
 		if err != nil {
 			return nil, err
@@ -429,7 +430,7 @@ func binarise(jobs []*corpusJob, v *Vocab, cfg *Config, dir string, opt PrepareO
 			m.Splits[j.split] = append(m.Splits[j.split], pi)
 		}
 	}
-	p.finish()
+	p.Finish()
 	return corpora, nil
 }
 
@@ -446,10 +447,10 @@ func directions(s *CorpusSpec) []bool {
 
 // encodeCorpus encodes both sides and drops (counting) empty and over-long
 // pairs when the corpus filters.
-func encodeCorpus(j *corpusJob, v *Vocab, cfg *Config, workers int, p *progress) *Corpus {
+func encodeCorpus(j *corpusJob, v *Vocab, cfg *Config, workers int, p *progress.Reporter) *Corpus {
 	model := v.Model()
-	src, sst := model.EncodeLines(j.text.Src, workers, p.add)
-	tgt, tst := model.EncodeLines(j.text.Tgt, workers, p.add)
+	src, sst := model.EncodeLines(j.text.Src, workers, p.Add)
+	tgt, tst := model.EncodeLines(j.text.Tgt, workers, p.Add)
 	j.rep.Fallbacks = sst.Fallbacks + tst.Fallbacks
 	chars := maps.Clone(sst.FallbackChars)
 	if chars == nil {

@@ -3,10 +3,6 @@ package decode
 import (
 	"fmt"
 	"os"
-	"path/filepath"
-	"regexp"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/strata-nmt/strata/engine"
@@ -109,35 +105,4 @@ func readCheckpoint(path string) (checkpointHeader, []*engine.Tensor, error) {
 		}
 	}
 	return h, params, nil
-}
-
-var numberedCheckpoint = regexp.MustCompile(`^checkpoint_(\d+)\.bin$`)
-
-// LastCheckpoints returns the n numbered checkpoints (checkpoint_UPDATE.bin)
-// of a run directory with the highest update numbers, oldest first.
-func LastCheckpoints(dir string, n int) ([]string, error) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	type ck struct {
-		update int
-		path   string
-	}
-	var cks []ck
-	for _, e := range ents {
-		if m := numberedCheckpoint.FindStringSubmatch(e.Name()); m != nil {
-			u, _ := strconv.Atoi(m[1])
-			cks = append(cks, ck{u, filepath.Join(dir, e.Name())})
-		}
-	}
-	if len(cks) < n {
-		return nil, fmt.Errorf("%s holds %d numbered checkpoints (checkpoint_UPDATE.bin), fewer than the %d asked for", dir, len(cks), n)
-	}
-	sort.Slice(cks, func(i, j int) bool { return cks[i].update < cks[j].update })
-	var out []string
-	for _, c := range cks[len(cks)-n:] {
-		out = append(out, c.path)
-	}
-	return out, nil
 }

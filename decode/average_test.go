@@ -60,21 +60,3 @@ func TestAverageRefusesOtherArchitecture(t *testing.T) {
 		t.Fatalf("error %v, want one about different architectures", err)
 	}
 }
-
-func TestLastCheckpoints(t *testing.T) {
-	dir := t.TempDir()
-	m := tinyModel(t, model.NormPost, 1)
-	for _, n := range []string{"checkpoint_900.bin", "checkpoint_1000.bin", "checkpoint_80.bin", "checkpoint_last.bin"} {
-		model.Save(filepath.Join(dir, n), m, nil)
-	}
-	got, err := LastCheckpoints(dir, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if filepath.Base(got[0]) != "checkpoint_900.bin" || filepath.Base(got[1]) != "checkpoint_1000.bin" {
-		t.Fatalf("last two: %v", got)
-	}
-	if _, err := LastCheckpoints(dir, 4); err == nil {
-		t.Fatal("asked for 4 of 3 numbered checkpoints without error")
-	}
-}

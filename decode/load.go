@@ -2,14 +2,13 @@ package decode
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/rundir"
 	"github.com/strata-nmt/strata/subword"
-	"github.com/strata-nmt/strata/train"
 )
 
 // Bundle is what translation needs: a model (or an ensemble) and the
@@ -42,20 +41,17 @@ func (b *Bundle) Name() string {
 	return b.ModelPath
 }
 
-// ModelFile is the name of an exported model in a run directory.
-const ModelFile = "model.bin"
-
 // Load opens a model given as a file or a run directory (model.bin, else
 // checkpoint_best.bin, else checkpoint_last.bin) and the vocabulary of
 // dataDir, or, when dataDir is empty, of the data directory recorded in
 // the run's run.json.
 func Load(modelPath, dataDir string) (*Bundle, error) {
-	path, runDir, err := resolveModel(modelPath)
+	path, runDir, err := rundir.ResolveModel(modelPath)
 	if err != nil {
 		return nil, err
 	}
 	if dataDir == "" {
-		info, err := train.ReadRunInfo(runDir)
+		info, err := rundir.ReadInfo(runDir)
 		if err != nil {
 			return nil, fmt.Errorf("no --data given and %w", err)
 		}
@@ -99,11 +95,11 @@ func LoadEnsemble(paths []string, dataDir string) (*Bundle, error) {
 		return nil, err
 	}
 	for _, p := range paths[1:] {
-		path, runDir, err := resolveModel(p)
+		path, runDir, err := rundir.ResolveModel(p)
 		if err != nil {
 			return nil, err
 		}
-		if info, err := train.ReadRunInfo(runDir); err == nil && info.DataDir != b.DataDir {
+		if info, err := rundir.ReadInfo(runDir); err == nil && info.DataDir != b.DataDir {
 			if err := sameVocab(b, info.DataDir); err != nil {
 				return nil, fmt.Errorf("ensemble member %s: %w", p, err)
 			}
@@ -136,30 +132,6 @@ func sameVocab(b *Bundle, dir string) error {
 		}
 	}
 	return nil
-}
-
-// ModelPath is the model file Load would read for a file or run directory.
-func ModelPath(p string) (string, error) {
-	path, _, err := resolveModel(p)
-	return path, err
-}
-
-func resolveModel(p string) (path, runDir string, err error) {
-	st, err := os.Stat(p)
-	if err != nil {
-		return "", "", fmt.Errorf("model: %w", err)
-	}
-	if !st.IsDir() {
-		return p, filepath.Dir(p), nil
-	}
-	if _, err := os.Stat(filepath.Join(p, ModelFile)); err == nil {
-		return filepath.Join(p, ModelFile), p, nil
-	}
-	best, err := train.BestModelPath(p)
-	if err != nil {
-		return "", "", fmt.Errorf("%s holds no %s: %w", p, ModelFile, err)
-	}
-	return best, p, nil
 }
 
 // OpenVocab reads only the vocabulary and tag scheme of a prepared data

@@ -6,9 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
+	"github.com/strata-nmt/strata/internal/progress"
 )
 
 // StreamOptions configure Stream.
@@ -43,7 +42,9 @@ func (t *Translator) Stream(r io.Reader, w io.Writer, o StreamOptions) error {
 	}
 	br := bufio.NewReaderSize(r, 1<<20)
 	bw := bufio.NewWriterSize(w, 1<<16)
-	prog := newProgress(o.Progress, o.ProgressLog, o.Total)
+	prog := progress.New(o.Progress, "translate", int64(o.Total), progress.Options{Terminal: !o.ProgressLog, Unit: "lines"})
+	tokens0 := t.Stats.Tokens
+	prog.Detail = func(el float64) string { return fmt.Sprintf("%.0f tokens/s", float64(t.Stats.Tokens-tokens0)/el) }
 	nbest := t.S.Options().NBest
 	first := t.Stats.Lines
 	for eof := false; !eof; {
@@ -77,9 +78,9 @@ func (t *Translator) Stream(r io.Reader, w io.Writer, o StreamOptions) error {
 		if err := bw.Flush(); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
-		prog.add(len(lines), t.Stats.Tokens)
+		prog.Add(len(lines)) // lines translated, not read
 	}
-	prog.finish()
+	prog.Finish()
 	return bw.Flush()
 }
 
@@ -121,58 +122,3 @@ func (r Result) text(k int) string {
 }
 
 func formatScore(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
-
-// progress shows lines translated: a bar with rate and ETA on a terminal,
-// a line every 10 seconds in logs.
-type progress struct {
-	bar   *progressbar.ProgressBar
-	log   io.Writer
-	total int
-	done  int
-	start time.Time
-	last  time.Time
-}
-
-func newProgress(w io.Writer, plain bool, total int) *progress {
-	p := &progress{total: total, start: time.Now(), last: time.Now()}
-	switch {
-	case w == nil:
-	case plain:
-		p.log = w
-	default:
-		max := int64(total)
-		if total == 0 {
-			max = -1
-		}
-		p.bar = progressbar.NewOptions64(max, progressbar.OptionSetWriter(w),
-			progressbar.OptionSetDescription("translate"), progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(), progressbar.OptionSetItsString("lines"),
-			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-	}
-	return p
-}
-
-func (p *progress) add(lines, tokens int) {
-	p.done += lines
-	if p.bar != nil {
-		p.bar.Add(lines)
-		return
-	}
-	if p.log == nil || time.Since(p.last) < 10*time.Second {
-		return
-	}
-	p.last = time.Now()
-	el := time.Since(p.start).Seconds()
-	msg := fmt.Sprintf("translate: %d lines, %.1f lines/s, %.0f tokens/s", p.done, float64(p.done)/el, float64(tokens)/el)
-	if p.total > 0 {
-		eta := time.Duration(float64(p.total-p.done)/(float64(p.done)/el)) * time.Second
-		msg += fmt.Sprintf(", ETA %s", eta.Round(time.Second))
-	}
-	fmt.Fprintln(p.log, msg)
-}
-
-func (p *progress) finish() {
-	if p.bar != nil {
-		p.bar.Finish()
-	}
-}

@@ -18,6 +18,7 @@ import (
 	"github.com/strata-nmt/strata/internal/toycorpus"
 	"github.com/strata-nmt/strata/metrics"
 	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/rundir"
 	"github.com/strata-nmt/strata/train"
 )
 
@@ -146,7 +147,7 @@ func trainModel(ctx context.Context, o Options, ds *data.Dataset, runDir string)
 	if err != nil {
 		return nil, err
 	}
-	if err := train.WriteRunInfo(runDir, train.RunInfo{DataDir: ds.Dir, DataKey: ds.Manifest.Key,
+	if err := rundir.WriteInfo(runDir, rundir.Info{DataDir: ds.Dir, DataKey: ds.Manifest.Key,
 		VocabHash: cfg.VocabHash, Model: cfg.Summary(), Config: &cfg, Command: "strata quickstart"}); err != nil {
 		return nil, err
 	}

@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
-	"strconv"
 
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/internal/atomicfile"
 	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/rundir"
 )
 
 // State is everything besides tensors that a checkpoint must restore for a
@@ -39,11 +37,6 @@ type checkpointMeta struct {
 	State  State        `json:"state"`
 }
 
-const (
-	lastName = "checkpoint_last.bin"
-	bestName = "checkpoint_best.bin"
-)
-
 // checkpointTensors are the parameters and the optimiser's moments.
 func (r *run) checkpointTensors() []*engine.Tensor {
 	return append(append([]*engine.Tensor{}, r.m.Params().List()...), r.adam.State()...)
@@ -55,10 +48,10 @@ func (r *run) saveCheckpoint() error {
 	// the log first: a checkpoint never gets ahead of metrics.jsonl
 	if r.log != nil {
 		if err := r.log.flush(); err != nil {
-			return fmt.Errorf("%s: %w", MetricsFile, err)
+			return fmt.Errorf("%s: %w", rundir.MetricsFile, err)
 		}
 	}
-	name := filepath.Join(r.opts.SaveDir, fmt.Sprintf("checkpoint_%d.bin", r.st.Update))
+	name := filepath.Join(r.opts.SaveDir, rundir.CheckpointName(r.st.Update))
 	r.st.DropSeed, r.st.DropCount = r.g.RNGState()
 	r.st.AdamStep = r.adam.Step
 	meta := checkpointMeta{Kind: model.CheckpointKind, Config: r.m.Config(), State: r.st}
@@ -81,7 +74,7 @@ func (r *run) saveCheckpoint() error {
 	if err := f.Commit(); err != nil {
 		return err
 	}
-	if err := linkAtomically(name, filepath.Join(r.opts.SaveDir, lastName)); err != nil {
+	if err := linkAtomically(name, filepath.Join(r.opts.SaveDir, rundir.LastCheckpoint)); err != nil {
 		return err
 	}
 	return r.pruneCheckpoints()
@@ -106,27 +99,17 @@ func copyFile(src, dst string) error {
 	return atomicfile.WriteFile(dst, b)
 }
 
-var numbered = regexp.MustCompile(`^checkpoint_(\d+)\.bin$`)
-
 // pruneCheckpoints keeps the newest KeepLast numbered checkpoints.
 func (r *run) pruneCheckpoints() error {
 	if r.opts.KeepLast <= 0 {
 		return nil
 	}
-	ents, err := os.ReadDir(r.opts.SaveDir)
+	ups, err := rundir.Numbered(r.opts.SaveDir)
 	if err != nil {
 		return err
 	}
-	var ups []int
-	for _, e := range ents {
-		if m := numbered.FindStringSubmatch(e.Name()); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			ups = append(ups, n)
-		}
-	}
-	sort.Sort(sort.Reverse(sort.IntSlice(ups)))
-	for _, n := range ups[min(len(ups), r.opts.KeepLast):] {
-		os.Remove(filepath.Join(r.opts.SaveDir, fmt.Sprintf("checkpoint_%d.bin", n)))
+	for _, n := range ups[:max(len(ups)-r.opts.KeepLast, 0)] {
+		os.Remove(filepath.Join(r.opts.SaveDir, rundir.CheckpointName(n)))
 	}
 	return nil
 }
@@ -134,7 +117,7 @@ func (r *run) pruneCheckpoints() error {
 // restore loads checkpoint_last.bin into the run, or reports that there is
 // none.
 func (r *run) restore() (bool, error) {
-	path := filepath.Join(r.opts.SaveDir, lastName)
+	path := filepath.Join(r.opts.SaveDir, rundir.LastCheckpoint)
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return false, nil
@@ -179,7 +162,7 @@ func (r *run) restore() (bool, error) {
 // saveBest links the latest checkpoint as checkpoint_best.bin, saving it
 // first unless this invocation just did.
 func (r *run) saveBest() error {
-	src := filepath.Join(r.opts.SaveDir, fmt.Sprintf("checkpoint_%d.bin", r.st.Update))
+	src := filepath.Join(r.opts.SaveDir, rundir.CheckpointName(r.st.Update))
 	if r.savedAt != r.st.Update {
 		if err := r.saveCheckpoint(); err != nil {
 			return err
@@ -188,5 +171,5 @@ func (r *run) saveBest() error {
 	if !r.d.root() {
 		return nil
 	}
-	return linkAtomically(src, filepath.Join(r.opts.SaveDir, bestName))
+	return linkAtomically(src, filepath.Join(r.opts.SaveDir, rundir.BestCheckpoint))
 }

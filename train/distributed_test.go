@@ -16,6 +16,7 @@ import (
 	"github.com/strata-nmt/strata/engine/mpi"
 	"github.com/strata-nmt/strata/internal/mpitest"
 	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/rundir"
 )
 
 // The data-parallel tests run TestDataParallelRank under mpirun -np 2 and
@@ -173,7 +174,7 @@ func TestDataParallelChecksum(t *testing.T) {
 	if n := strings.Count(out, "parameters disagree"); n != 2 {
 		t.Errorf("%d of 2 ranks reported the disagreement:\n%s", n, out)
 	}
-	if _, err := os.Stat(filepath.Join(dir, lastName)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, rundir.LastCheckpoint)); err == nil {
 		t.Errorf("a checkpoint was written although the ranks disagree")
 	}
 }

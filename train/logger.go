@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/strata-nmt/strata/rundir"
 )
 
 type updateStats struct {
@@ -51,7 +53,7 @@ func newLogger(o Options, update int, write bool) (*logger, error) {
 	if !write {
 		return l, nil // a rank other than 0 of a data-parallel job
 	}
-	f, err := os.OpenFile(filepath.Join(o.SaveDir, MetricsFile), os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(filepath.Join(o.SaveDir, rundir.MetricsFile), os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/strata-nmt/strata/rundir"
 )
 
 // Record is one line of a run's metrics.jsonl.
@@ -40,7 +42,7 @@ const RecordResume = "resume"
 // read (plotted, analysed) while they train.
 func ReadMetrics(path string) ([]Record, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		path = filepath.Join(path, MetricsFile)
+		path = filepath.Join(path, rundir.MetricsFile)
 	}
 	f, err := os.Open(path)
 	if err != nil {

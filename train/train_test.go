@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/rundir"
 )
 
 func tinyOpts(t *testing.T, symbols int) Options {
@@ -47,7 +48,7 @@ func TestTinyModelLearnsToCopy(t *testing.T) {
 	if res.LastValid > 0.05 {
 		t.Fatalf("copy task not learned: valid loss %.4f bits/token", res.LastValid)
 	}
-	m, err := model.Load(filepath.Join(o.SaveDir, bestName))
+	m, err := model.Load(filepath.Join(o.SaveDir, rundir.BestCheckpoint))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestResumeRefusesOtherArchitecture(t *testing.T) {
 		t.Fatalf("want an architecture mismatch error, got %v", err)
 	}
 	// a foreign file in place of the checkpoint
-	os.WriteFile(filepath.Join(o.SaveDir, lastName), []byte("not a checkpoint"), 0o644)
+	os.WriteFile(filepath.Join(o.SaveDir, rundir.LastCheckpoint), []byte("not a checkpoint"), 0o644)
 	if _, err := Run(context.Background(), o, copyTask(10), nil); err == nil || !strings.Contains(err.Error(), "not a strata") {
 		t.Fatalf("want a clear error for a foreign checkpoint, got %v", err)
 	}
@@ -248,7 +249,7 @@ func TestBestCheckpointFollowsScore(t *testing.T) {
 	if res.Updates != 10 || res.Stopped != "validation score did not improve for 3 validations" {
 		t.Fatalf("stopped at update %d (%q), want patience to stop it after the validation at 10", res.Updates, res.Stopped)
 	}
-	best, err := os.ReadFile(filepath.Join(o.SaveDir, bestName))
+	best, err := os.ReadFile(filepath.Join(o.SaveDir, rundir.BestCheckpoint))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/rundir"
 )
 
 // Result summarises a finished (or stopped) run.
@@ -97,7 +98,7 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 		return nil, err
 	}
 	if resumed {
-		r.logf("resumed from %s at update %d (epoch %d, batch %d)", lastName, r.st.Update, r.st.Epoch, r.st.BatchIndex)
+		r.logf("resumed from %s at update %d (epoch %d, batch %d)", rundir.LastCheckpoint, r.st.Update, r.st.Epoch, r.st.BatchIndex)
 	}
 	if r.log, err = newLogger(r.opts, r.st.Update, d.root()); err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"github.com/strata-nmt/strata/decode"
 	"github.com/strata-nmt/strata/internal/textio"
 	"github.com/strata-nmt/strata/metrics"
+	"github.com/strata-nmt/strata/rundir"
 )
 
 type difficultyFlags struct {
@@ -59,14 +60,8 @@ only one system is given).`,
 	analyzeCmd.AddCommand(aliases(cmd, map[string]string{"out": "output", "reference": "ref"}))
 }
 
-// system is one NAME=FILE argument with its hypotheses.
-type system struct {
-	Name, Path string
-	hyps       []string
-}
-
-func parseSystems(args []string, lines int) ([]system, error) {
-	var out []system
+func parseSystems(args []string, lines int) ([]analysis.HypothesisFile, error) {
+	var out []analysis.HypothesisFile
 	for _, a := range args {
 		name, path, ok := strings.Cut(a, "=")
 		if !ok || name == "" || path == "" {
@@ -79,7 +74,7 @@ func parseSystems(args []string, lines int) ([]system, error) {
 		if len(hyps) != lines {
 			return nil, fmt.Errorf("analyze difficulty: %s has %d lines, the source has %d", path, len(hyps), lines)
 		}
-		out = append(out, system{Name: name, Path: path, hyps: hyps})
+		out = append(out, analysis.HypothesisFile{Name: name, Path: path, Hyps: hyps})
 	}
 	return out, nil
 }
@@ -100,7 +95,7 @@ func runDifficulty(w io.Writer, f *difficultyFlags, args []string) error {
 	if err != nil {
 		return err // before the scoring, which takes minutes
 	}
-	cks, err := decode.LastCheckpoints(f.model, f.last)
+	cks, err := rundir.LastCheckpoints(f.model, f.last)
 	if err != nil {
 		return err
 	}
@@ -116,12 +111,12 @@ func runDifficulty(w io.Writer, f *difficultyFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := buildDifficultyReport(bleu, systems, refs, buckets, scores)
+	rep, err := analysis.BuildDifficultyReport(bleu, systems, refs, buckets, scores)
 	if err != nil {
 		return err
 	}
 	rep.Checkpoints, rep.Tokenize, rep.PerToken = cks, f.tokenize, f.perToken
-	return writeDifficulty(w, f.out, rep, buckets, scores, mean)
+	return analysis.WriteDifficulty(w, f.out, rep, buckets, scores, mean)
 }
 
 // checkpointLosses scores every reference under each checkpoint:

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/strata-nmt/strata/decode"
 	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/rundir"
 )
 
 func init() {
@@ -34,7 +35,7 @@ refused. The result loads with strata translate --model FILE.`,
 					return fmt.Errorf("average: --last needs --dir RUN")
 				}
 				var err error
-				if paths, err = decode.LastCheckpoints(dir, last); err != nil {
+				if paths, err = rundir.LastCheckpoints(dir, last); err != nil {
 					return err
 				}
 			case len(args) == 0:

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +10,6 @@ import (
 
 	"github.com/strata-nmt/strata/analysis"
 	"github.com/strata-nmt/strata/decode"
-	"github.com/strata-nmt/strata/internal/atomicfile"
 )
 
 // evalMatrixFlags are the options of strata eval-matrix.
@@ -103,7 +98,11 @@ func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
 		opt.PivotTranslator = ptr
 		pivotFile = ptr.B.ModelPath
 	}
-	if err := prepareHypDir(opt.HypDir, tr.B.ModelPaths, pivotFile, f, ts, log); err != nil {
+	fp, err := analysis.NewHypFingerprint(tr.B.ModelPaths, pivotFile, ts, f.maxLines, f.opt)
+	if err != nil {
+		return err
+	}
+	if err := analysis.PrepareHypDir(opt.HypDir, fp, log); err != nil {
 		return err
 	}
 	ctx := cmd.Context()
@@ -191,73 +190,6 @@ func repoRoot() (string, bool) {
 func fileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
-}
-
-// hypFingerprint identifies what the kept hypotheses were made with: the
-// model files' content (every member of an ensemble), the pivot model, the
-// test files and the search options.
-type hypFingerprint struct {
-	Models   []string
-	Pivot    string `json:",omitempty"`
-	Test     map[string]string
-	MaxLines int
-	Search   decode.Options
-}
-
-// prepareHypDir empties dir when its hypotheses were made with anything
-// else than this run's model, test set or options.
-func prepareHypDir(dir string, models []string, pivot string, f *evalMatrixFlags, ts *analysis.TestSet, log io.Writer) error {
-	fp := hypFingerprint{Test: map[string]string{}, MaxLines: f.maxLines, Search: f.opt}
-	for l, p := range ts.Files {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return err
-		}
-		fp.Test[l] = abs
-	}
-	for _, m := range models {
-		d, err := fileDigest(m)
-		if err != nil {
-			return err
-		}
-		fp.Models = append(fp.Models, d)
-	}
-	if pivot != "" {
-		d, err := fileDigest(pivot)
-		if err != nil {
-			return err
-		}
-		fp.Pivot = d
-	}
-	want, _ := json.MarshalIndent(fp, "", "  ")
-	path := filepath.Join(dir, "fingerprint.json")
-	if have, err := os.ReadFile(path); err == nil && string(have) == string(want) {
-		return nil
-	} else if err == nil {
-		fmt.Fprintf(log, "eval-matrix: hypotheses in %s were made with another model, test set or options; translating again\n", dir)
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, want)
-}
-
-// fileDigest names a file by its SHA-256 (not its path, which may be
-// spelled differently between runs).
-func fileDigest(file string) (string, error) {
-	fh, err := os.Open(file)
-	if err != nil {
-		return "", err
-	}
-	defer fh.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, fh); err != nil {
-		return "", err
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func evalMatrixTableCmd() *cobra.Command {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/strata-nmt/strata/rundir"
 	"github.com/strata-nmt/strata/train"
 )
 
@@ -38,13 +39,13 @@ func TestRerunKeepsTheRun(t *testing.T) {
 	if len(ups) != 6 || ups[0] != 1 || ups[5] != 6 {
 		t.Fatalf("after a rerun without --resume metrics.jsonl has train updates %v, want 1..6 (the first run continued)", ups)
 	}
-	before := readFile(t, filepath.Join(save, train.MetricsFile))
+	before := readFile(t, filepath.Join(save, rundir.MetricsFile))
 	_, _, err = runErr(trainArgs(data, save, "--max-update", "8", "--set", "encoder_layers=1")...)
 	if err == nil {
 		t.Fatal("a rerun with another model into the same --save-dir was accepted")
 	}
 	mustContain(t, "the refusal", err.Error(), "encoder_layers: 2 → 1", "--restart")
-	if after := readFile(t, filepath.Join(save, train.MetricsFile)); after != before {
+	if after := readFile(t, filepath.Join(save, rundir.MetricsFile)); after != before {
 		t.Fatal("a refused rerun changed metrics.jsonl")
 	}
 	run(t, trainArgs(data, save, "--max-update", "1", "--set", "encoder_layers=1", "--restart")...)
@@ -52,7 +53,7 @@ func TestRerunKeepsTheRun(t *testing.T) {
 	if len(old) != 1 {
 		t.Fatalf("--restart left %v beside the new run, want the old run moved to RUN.old-DATE", old)
 	}
-	if readFile(t, filepath.Join(old[0], train.MetricsFile)) != before {
+	if readFile(t, filepath.Join(old[0], rundir.MetricsFile)) != before {
 		t.Error("the run moved aside by --restart is not the first run")
 	}
 }
@@ -67,9 +68,9 @@ func TestMetricsCompleteAtCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	var ck *train.ExistingRun
+	var ck *rundir.Existing
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if e, err := train.InspectRunDir(save); err == nil && e != nil && e.Checkpoint != nil && e.Update >= 10 {
+		if e, err := rundir.Inspect(save); err == nil && e != nil && e.Checkpoint != nil && e.Update >= 10 {
 			cmd.Process.Signal(syscall.SIGKILL)
 			cmd.Wait()
 			ck = e
@@ -79,7 +80,7 @@ func TestMetricsCompleteAtCheckpoint(t *testing.T) {
 			t.Fatal("no checkpoint at update 10 within a minute")
 		}
 	}
-	e, _ := train.InspectRunDir(save) // the checkpoint may have moved on before the kill
+	e, _ := rundir.Inspect(save) // the checkpoint may have moved on before the kill
 	recs, err := train.ReadMetrics(save)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +131,7 @@ func TestMovedRun(t *testing.T) {
 	moved := filepath.Join(t.TempDir(), "moved")
 	copyDir(t, filepath.Join(qs, "run"), filepath.Join(moved, "run"))
 	copyDir(t, filepath.Join(qs, "data"), filepath.Join(moved, "data"))
-	info := filepath.Join(moved, "run", train.RunInfoFile)
+	info := filepath.Join(moved, "run", rundir.InfoFile)
 	var ri map[string]any
 	json.Unmarshal([]byte(readFile(t, info)), &ri)
 	ri["data_dir_absolute"] = "/nonexistent/data" // only the relative path can find it

@@ -10,8 +10,10 @@ import (
 	"golang.org/x/term"
 
 	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/decode"
 	"github.com/strata-nmt/strata/engine/mpi"
 	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/rundir"
 	"github.com/strata-nmt/strata/train"
 )
 
@@ -132,15 +134,15 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 		}
 	}
 	if f.evalBLEU > 0 && f.validSplit != "" {
-		vb, err := newValidBLEU(ds, f.validSplit, f.evalBLEU)
+		vb, err := decode.NewValidBLEU(ds, f.validSplit, f.evalBLEU)
 		if err != nil {
 			return err
 		}
-		o.ValidHook = vb.hook
+		o.ValidHook = vb.Hook
 	}
 	o.Log = cmd.ErrOrStderr()
 	o.LogIsTerminal = term.IsTerminal(int(os.Stderr.Fd()))
-	info := train.RunInfo{DataDir: f.dataDir, DataKey: ds.Manifest.Key, VocabHash: ds.Vocab.Hash(),
+	info := rundir.Info{DataDir: f.dataDir, DataKey: ds.Manifest.Key, VocabHash: ds.Vocab.Hash(),
 		Model: o.Model.Summary(), Config: &o.Model, Command: strings.Join(os.Args, " ")}
 	// every rank decides alike from what the directory holds; only rank 0
 	// moves an old run aside and writes run.json
@@ -148,7 +150,7 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 		return err
 	}
 	if comm.Rank() == 0 {
-		if err := train.WriteRunInfo(o.SaveDir, info); err != nil {
+		if err := rundir.WriteInfo(o.SaveDir, info); err != nil {
 			return err
 		}
 	}
@@ -165,7 +167,7 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 	fmt.Fprintf(cmd.ErrOrStderr(), "%s after %d updates (%d epochs); %s; %.0f target tokens/s; run in %s\n",
 		res.Stopped, res.Updates, res.Epochs, best, res.TokensPerS, o.SaveDir)
 	if ctx.Err() != nil {
-		return interruptedError{fmt.Sprintf("training interrupted at update %d; kept the checkpoint and %s in %s: rerun the same command (or add --resume) to continue", res.Updates, train.MetricsFile, o.SaveDir)}
+		return interruptedError{fmt.Sprintf("training interrupted at update %d; kept the checkpoint and %s in %s: rerun the same command (or add --resume) to continue", res.Updates, rundir.MetricsFile, o.SaveDir)}
 	}
 	return nil
 }
@@ -231,11 +233,11 @@ func parseAdam(o *train.Options, f trainFlags) error {
 // continued when its model and data are the ones asked for, refused with
 // the differing settings otherwise, or, with --restart, moved aside to a
 // dated folder. Nothing is deleted.
-func claimSaveDir(cmd *cobra.Command, o *train.Options, restart bool, now train.RunInfo, lead bool) error {
+func claimSaveDir(cmd *cobra.Command, o *train.Options, restart bool, now rundir.Info, lead bool) error {
 	if restart && o.Resume {
 		return fmt.Errorf("train: --restart and --resume exclude each other")
 	}
-	old, err := train.InspectRunDir(o.SaveDir)
+	old, err := rundir.Inspect(o.SaveDir)
 	if err != nil || old == nil {
 		return err
 	}
@@ -243,7 +245,7 @@ func claimSaveDir(cmd *cobra.Command, o *train.Options, restart bool, now train.
 		if !lead {
 			return nil // rank 0 moves it
 		}
-		moved, err := train.MoveRunAside(o.SaveDir)
+		moved, err := rundir.MoveAside(o.SaveDir)
 		if err != nil {
 			return err
 		}
@@ -251,7 +253,7 @@ func claimSaveDir(cmd *cobra.Command, o *train.Options, restart bool, now train.
 		return nil
 	}
 	if diffs := old.Differences(now); len(diffs) > 0 {
-		return &train.MismatchError{Dir: o.SaveDir, Diffs: diffs}
+		return &rundir.MismatchError{Dir: o.SaveDir, Diffs: diffs}
 	}
 	if !o.Resume && lead {
 		at := "from its last checkpoint"

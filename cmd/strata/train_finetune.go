@@ -8,6 +8,7 @@ import (
 	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/decode"
 	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/rundir"
 )
 
 // finetuneModel builds the model to fine-tune (fairseq's
@@ -21,7 +22,7 @@ func finetuneModel(cmd *cobra.Command, f trainFlags, ds *data.Dataset, seed uint
 			return nil, fmt.Errorf("train: --%s and --finetune-from exclude each other: the architecture is the fine-tuned model's", name)
 		}
 	}
-	path, err := decode.ModelPath(f.finetuneFrom)
+	path, err := rundir.ModelPath(f.finetuneFrom)
 	if err != nil {
 		return nil, err
 	}

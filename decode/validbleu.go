@@ -1,19 +1,19 @@
-package main
+package decode
 
 import (
 	"fmt"
 	"sort"
 
 	"github.com/strata-nmt/strata/data"
-	"github.com/strata-nmt/strata/decode"
 	"github.com/strata-nmt/strata/metrics"
 	"github.com/strata-nmt/strata/model"
 )
 
-// validBLEU is the trainer's --eval-bleu hook: greedy decoding of a split
-// (at most limit sentences), detokenised, scored with SacreBLEU-exact BLEU
-// (13a; zh for Chinese targets) against the split's own targets.
-type validBLEU struct {
+// ValidBLEU is the trainer's --eval-bleu hook (train.Options.ValidHook):
+// greedy decoding of a split (at most limit sentences), detokenised, scored
+// with SacreBLEU-exact BLEU (13a; zh for Chinese targets) against the
+// split's own targets.
+type ValidBLEU struct {
 	ds     *data.Dataset
 	srcs   map[string][][]int32 // by target language
 	refs   map[string][]string
@@ -21,12 +21,13 @@ type validBLEU struct {
 	maxLen int
 }
 
-func newValidBLEU(ds *data.Dataset, split string, limit int) (*validBLEU, error) {
+// NewValidBLEU prepares the hook for a split of ds.
+func NewValidBLEU(ds *data.Dataset, split string, limit int) (*ValidBLEU, error) {
 	b, err := ds.NewBatcher(split, data.BatcherOptions{MaxTokens: 1 << 20, Fixed: true})
 	if err != nil {
 		return nil, err
 	}
-	v := &validBLEU{ds: ds, srcs: map[string][][]int32{}, refs: map[string][]string{}, limit: limit}
+	v := &ValidBLEU{ds: ds, srcs: map[string][][]int32{}, refs: map[string][]string{}, limit: limit}
 	langs := ds.Vocab.Languages()
 	n := 0
 	for _, idx := range b.Plan(1) {
@@ -51,12 +52,12 @@ func unpad(row []int32) []int32 {
 	return out
 }
 
-// hook decodes and scores; it returns the BLEU of each target language
+// Hook decodes and scores; it returns the BLEU of each target language
 // ("bleu_de", ...) and their mean ("bleu").
-func (v *validBLEU) hook(m model.Model) (map[string]float64, error) {
-	opt := decode.Defaults()
+func (v *ValidBLEU) Hook(m model.Model) (map[string]float64, error) {
+	opt := Defaults()
 	opt.Greedy, opt.Beam, opt.MaxLenA, opt.MaxLenB = true, 1, 1.5, 10
-	s, err := decode.NewSearcher(m, opt)
+	s, err := NewSearcher(m, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package train
+package rundir
 
 import (
 	"encoding/json"
@@ -10,14 +10,14 @@ import (
 	"github.com/strata-nmt/strata/model"
 )
 
-// RunInfo is run.json in a run directory: what a later `strata translate
+// Info is run.json in a run directory: what a later `strata translate
 // --model DIR` needs besides the weights, and what a rerun into the same
 // directory compares to decide whether it continues this run.
-type RunInfo struct {
+type Info struct {
 	// DataDir is the data directory. In run.json it is relative to the run
 	// directory, so a run moved together with its data still finds it
 	// (runs written before this was so hold an absolute path, read as
-	// such); ReadRunInfo returns it resolved.
+	// such); ReadInfo returns it resolved.
 	DataDir string `json:"data_dir"`
 	// DataDirAbs is the absolute data path when the run was written: the
 	// fallback for a run moved without its data.
@@ -31,11 +31,8 @@ type RunInfo struct {
 	Command   string        `json:"command,omitempty"`
 }
 
-// RunInfoFile is the name of the run description in a run directory.
-const RunInfoFile = "run.json"
-
-// WriteRunInfo writes dir/run.json, with the data directory relative to dir.
-func WriteRunInfo(dir string, info RunInfo) error {
+// WriteInfo writes dir/run.json, with the data directory relative to dir.
+func WriteInfo(dir string, info Info) error {
 	abs, err := filepath.Abs(info.DataDir)
 	if err != nil {
 		return err
@@ -54,15 +51,15 @@ func WriteRunInfo(dir string, info RunInfo) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, RunInfoFile), append(b, '\n'))
+	return atomicfile.WriteFile(filepath.Join(dir, InfoFile), append(b, '\n'))
 }
 
-// ReadRunInfo reads dir/run.json and resolves its data directory: the path
+// ReadInfo reads dir/run.json and resolves its data directory: the path
 // relative to dir, else the absolute path recorded beside it. When neither
 // exists the error says which paths were tried.
-func ReadRunInfo(dir string) (RunInfo, error) {
-	var info RunInfo
-	path := filepath.Join(dir, RunInfoFile)
+func ReadInfo(dir string) (Info, error) {
+	var info Info
+	path := filepath.Join(dir, InfoFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return info, fmt.Errorf("%s is not a strata run directory: %w", dir, err)
@@ -82,7 +79,7 @@ func ReadRunInfo(dir string) (RunInfo, error) {
 }
 
 // dataCandidates are the places the run's data directory may be, in order.
-func (info RunInfo) dataCandidates(dir string) []string {
+func (info Info) dataCandidates(dir string) []string {
 	var out []string
 	if filepath.IsAbs(info.DataDir) {
 		out = append(out, info.DataDir)

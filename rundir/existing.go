@@ -1,4 +1,4 @@
-package train
+package rundir
 
 import (
 	"errors"
@@ -12,44 +12,35 @@ import (
 	"github.com/strata-nmt/strata/model"
 )
 
-// BestModelPath returns the checkpoint a run directory's users should load:
-// checkpoint_best.bin, else checkpoint_last.bin.
-func BestModelPath(dir string) (string, error) {
-	for _, n := range []string{bestName, lastName} {
-		p := filepath.Join(dir, n)
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%s holds no %s or %s", dir, bestName, lastName)
-}
-
-// MetricsFile is the name of the metrics log in a run directory.
-const MetricsFile = "metrics.jsonl"
-
-// ExistingRun is what a save directory already holds.
-type ExistingRun struct {
+// Existing is what a save directory already holds.
+type Existing struct {
 	Dir        string
-	Info       *RunInfo      // run.json, if any
+	Info       *Info         // run.json, if any
 	Checkpoint *model.Config // checkpoint_last.bin's model, if any
 	Update     int           // checkpoint_last.bin's update
 	Metrics    bool          // metrics.jsonl exists
 }
 
-// InspectRunDir reports what dir holds of a run; nil when it holds none
+// Inspect reports what dir holds of a run; nil when it holds none
 // (it does not exist, or has no run.json, checkpoint or metrics).
-func InspectRunDir(dir string) (*ExistingRun, error) {
-	e := &ExistingRun{Dir: dir}
-	if _, err := os.Stat(filepath.Join(dir, RunInfoFile)); err == nil {
-		info, err := ReadRunInfo(dir)
+func Inspect(dir string) (*Existing, error) {
+	e := &Existing{Dir: dir}
+	if _, err := os.Stat(filepath.Join(dir, InfoFile)); err == nil {
+		info, err := ReadInfo(dir)
 		var missing *MissingDataError
 		if err != nil && !errors.As(err, &missing) {
 			return nil, err
 		}
 		e.Info = &info
 	}
-	if p := filepath.Join(dir, lastName); fileExists(p) {
-		var meta checkpointMeta
+	if p := filepath.Join(dir, LastCheckpoint); fileExists(p) {
+		// the fields of train's checkpoint header this needs
+		var meta struct {
+			Config model.Config `json:"config"`
+			State  struct {
+				Update int `json:"update"`
+			} `json:"state"`
+		}
 		if err := engine.ReadFileMeta(p, &meta); err != nil {
 			return nil, err
 		}
@@ -62,16 +53,11 @@ func InspectRunDir(dir string) (*ExistingRun, error) {
 	return e, nil
 }
 
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
 // Differences lists the model and data settings in which a new run (info,
 // its model config in info.Config) differs from the existing one; empty
 // means the new run may continue it. Settings that training may change on
 // resumption (dropout, schedule, budget) are not compared.
-func (e *ExistingRun) Differences(now RunInfo) []string {
+func (e *Existing) Differences(now Info) []string {
 	var diffs []string
 	old := e.Checkpoint
 	if old == nil && e.Info != nil {
@@ -91,7 +77,7 @@ func (e *ExistingRun) Differences(now RunInfo) []string {
 // dataDifferences compares data directories by content (manifest key and
 // vocabulary hash) where both runs recorded it, else by path: a data
 // directory moved elsewhere is the same data.
-func (old RunInfo) dataDifferences(now RunInfo) []string {
+func (old Info) dataDifferences(now Info) []string {
 	var diffs []string
 	if old.VocabHash != "" && now.VocabHash != "" && old.VocabHash != now.VocabHash {
 		diffs = append(diffs, fmt.Sprintf("vocabulary: %s → %s", old.VocabHash, now.VocabHash))
@@ -125,9 +111,9 @@ func (e *MismatchError) Error() string {
 		e.Dir, strings.Join(e.Diffs, "; "))
 }
 
-// MoveRunAside renames dir to a dated sibling (dir.old-YYYYMMDD-HHMMSS, with
+// MoveAside renames dir to a dated sibling (dir.old-YYYYMMDD-HHMMSS, with
 // a counter if that exists) and returns the new name; nothing is deleted.
-func MoveRunAside(dir string) (string, error) {
+func MoveAside(dir string) (string, error) {
 	clean := filepath.Clean(dir)
 	base := clean + ".old-" + time.Now().Format("20060102-150405")
 	dst := base

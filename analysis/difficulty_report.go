@@ -1,4 +1,4 @@
-package main
+package analysis
 
 import (
 	"bufio"
@@ -9,46 +9,57 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/strata-nmt/strata/analysis"
 	"github.com/strata-nmt/strata/internal/atomicfile"
 	"github.com/strata-nmt/strata/metrics"
 	"github.com/strata-nmt/strata/plot"
 )
 
-// difficultyReport is what difficulty.json holds.
-type difficultyReport struct {
+// DifficultyReport is what `strata analyze difficulty` writes to
+// difficulty.json: the buckets of test lines by difficulty and each
+// system's BLEU in each.
+type DifficultyReport struct {
 	Checkpoints []string           `json:"checkpoints"`
 	Tokenize    string             `json:"tokenize"`
 	PerToken    bool               `json:"per_token"`
-	Buckets     []difficultyBucket `json:"buckets"`
-	Systems     []difficultySystem `json:"systems"`
+	Buckets     []DifficultyBucket `json:"buckets"`
+	Systems     []DifficultySystem `json:"systems"`
 }
 
-type difficultyBucket struct {
+// DifficultyBucket is one bucket of test lines.
+type DifficultyBucket struct {
 	Name     string  `json:"name"`
 	Lines    int     `json:"lines"`
 	MinScore float64 `json:"min_score"`
 	MaxScore float64 `json:"max_score"`
 }
 
-type difficultySystem struct {
+// DifficultySystem is one system's BLEU per bucket.
+type DifficultySystem struct {
 	Name string    `json:"name"`
 	Path string    `json:"hypotheses"`
 	BLEU []float64 `json:"bleu"`
 }
 
-func buildDifficultyReport(bleu *metrics.BLEU, systems []system, refs []string, buckets [][]int, scores []float64) (*difficultyReport, error) {
-	rep := &difficultyReport{}
+// HypothesisFile is one system's hypotheses, named.
+type HypothesisFile struct {
+	Name, Path string
+	Hyps       []string
+}
+
+// BuildDifficultyReport scores each system's hypotheses in each bucket of
+// lines (Buckets over the difficulty scores).
+func BuildDifficultyReport(bleu *metrics.BLEU, systems []HypothesisFile, refs []string, buckets [][]int, scores []float64) (*DifficultyReport, error) {
+	rep := &DifficultyReport{}
 	for b, lines := range buckets {
 		lo, hi := scores[lines[0]], scores[lines[len(lines)-1]]
-		rep.Buckets = append(rep.Buckets, difficultyBucket{Name: analysis.BucketName(b, len(buckets)), Lines: len(lines), MinScore: lo, MaxScore: hi})
+		rep.Buckets = append(rep.Buckets, DifficultyBucket{Name: BucketName(b, len(buckets)), Lines: len(lines), MinScore: lo, MaxScore: hi})
 	}
 	for _, s := range systems {
-		bl, err := analysis.BucketBLEU(bleu, s.hyps, refs, buckets)
+		bl, err := BucketBLEU(bleu, s.Hyps, refs, buckets)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Path, err)
 		}
-		ds := difficultySystem{Name: s.Name, Path: s.Path}
+		ds := DifficultySystem{Name: s.Name, Path: s.Path}
 		for _, x := range bl {
 			ds.BLEU = append(ds.BLEU, x.Score)
 		}
@@ -57,7 +68,9 @@ func buildDifficultyReport(bleu *metrics.BLEU, systems []system, refs []string, 
 	return rep, nil
 }
 
-func writeDifficulty(w io.Writer, dir string, rep *difficultyReport, buckets [][]int, scores, mean []float64) error {
+// WriteDifficulty writes difficulty.tsv (line, score, mean loss, bucket),
+// difficulty.json and difficulty.png into dir, and the Markdown table to w.
+func WriteDifficulty(w io.Writer, dir string, rep *DifficultyReport, buckets [][]int, scores, mean []float64) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -94,7 +107,7 @@ func writeDifficulty(w io.Writer, dir string, rep *difficultyReport, buckets [][
 
 // difficultyTable is the Markdown table: one row per bucket, BLEU per
 // system, and each later system's gain over the first.
-func difficultyTable(rep *difficultyReport) string {
+func difficultyTable(rep *DifficultyReport) string {
 	var b strings.Builder
 	b.WriteString("| bucket | lines | difficulty |")
 	for k, s := range rep.Systems {
@@ -121,7 +134,7 @@ func difficultyTable(rep *difficultyReport) string {
 
 // difficultyPlot draws the paper's Figure 3: per bucket, each system's BLEU
 // gain over the baseline (the first system); BLEU itself for one system.
-func difficultyPlot(path string, rep *difficultyReport) error {
+func difficultyPlot(path string, rep *DifficultyReport) error {
 	labels := make([]string, len(rep.Buckets))
 	for i, bk := range rep.Buckets {
 		labels[i] = bk.Name
