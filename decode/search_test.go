@@ -16,7 +16,7 @@ const testVocab = 30
 
 // tinyModel is a random 2+2-layer d=16 model. Random weights rarely end a
 // sentence early, so tests that need EOS use a bias on it (eosBias).
-func tinyModel(t testing.TB, norm string, seed uint64) model.Model {
+func tinyModel(t testing.TB, norm model.Norm, seed uint64) model.Model {
 	t.Helper()
 	cfg, _ := model.Preset("tiny")
 	cfg.EncoderLayers, cfg.DecoderLayers, cfg.DModel, cfg.FFN, cfg.Heads = 2, 2, 16, 32, 4
@@ -106,7 +106,7 @@ func TestBeamOneEqualsGreedy(t *testing.T) {
 // search summed for it: the incremental decoder, the candidate bookkeeping
 // and the beam reordering all have to be right for this to hold.
 func TestBeamScoresEqualTeacherForcedScores(t *testing.T) {
-	for _, norm := range []string{model.NormPost, model.NormPre} {
+	for _, norm := range []model.Norm{model.NormPost, model.NormPre} {
 		m := tinyModel(t, norm, 3)
 		eosBias(m, 2)
 		srcs := randomSources(9, 4)

@@ -145,8 +145,6 @@ func (g *Graph) runTape() {
 	}
 }
 
-// newTensor returns an arena-backed tensor with undefined contents that needs
-// a gradient when any of the inputs does (and the graph records).
 // Mark returns a point in an inference graph's history for ReleaseSince.
 func (g *Graph) Mark() int { return g.arena.mark() }
 
@@ -168,6 +166,8 @@ func (g *Graph) ReleaseSince(mark int, keep ...*Tensor) {
 	g.arena.releaseSince(mark, k)
 }
 
+// newTensor returns an arena-backed tensor with undefined contents that needs
+// a gradient when any of the inputs does (and the graph records).
 func (g *Graph) newTensor(inputs []*Tensor, shape ...int) *Tensor {
 	t := g.headers.get()
 	t.setShape(shape)

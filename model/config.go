@@ -16,11 +16,25 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Norm placements (docs/models.md has the equations).
+// Norm is a LayerNorm placement (docs/models.md has the equations).
+type Norm string
+
+// The norm placements.
 const (
-	NormPost    = "post"
-	NormPre     = "pre"
-	NormSwapPre = "swap-pre"
+	NormPost    Norm = "post"
+	NormPre     Norm = "pre"
+	NormSwapPre Norm = "swap-pre"
+)
+
+// Arch names an architecture (a constructor registered in architectures).
+type Arch string
+
+// The architectures.
+const (
+	ArchTransformer Arch = "transformer"
+	ArchMSC         Arch = "msc"
+	ArchDLCL        Arch = "dlcl"
+	ArchTransparent Arch = "transparent"
 )
 
 // Config describes a model. Every field can be set in YAML and overridden on
@@ -28,15 +42,15 @@ const (
 type Config struct {
 	Preset string `yaml:"preset,omitempty"`
 	// Arch: transformer, msc, dlcl, transparent.
-	Arch          string `yaml:"arch"`
-	EncoderLayers int    `yaml:"encoder_layers"`
-	DecoderLayers int    `yaml:"decoder_layers"`
-	DModel        int    `yaml:"d_model"`
-	FFN           int    `yaml:"ffn_dim"`
-	Heads         int    `yaml:"heads"`
+	Arch          Arch `yaml:"arch"`
+	EncoderLayers int  `yaml:"encoder_layers"`
+	DecoderLayers int  `yaml:"decoder_layers"`
+	DModel        int  `yaml:"d_model"`
+	FFN           int  `yaml:"ffn_dim"`
+	Heads         int  `yaml:"heads"`
 	// EncoderNorm / DecoderNorm: post, pre or swap-pre.
-	EncoderNorm string `yaml:"encoder_norm"`
-	DecoderNorm string `yaml:"decoder_norm"`
+	EncoderNorm Norm `yaml:"encoder_norm"`
+	DecoderNorm Norm `yaml:"decoder_norm"`
 	// NormParams false gives LayerNorm without gain and bias (Appendix E).
 	NormParams bool `yaml:"norm_params"`
 	// FinalNorm adds a LayerNorm on top of pre and swap-pre stacks (fairseq
@@ -75,7 +89,7 @@ var presets = map[string]Config{
 
 func base(enc, dec, d, ffn, heads int) Config {
 	return Config{
-		Arch: "transformer", EncoderLayers: enc, DecoderLayers: dec, DModel: d, FFN: ffn, Heads: heads,
+		Arch: ArchTransformer, EncoderLayers: enc, DecoderLayers: dec, DModel: d, FFN: ffn, Heads: heads,
 		EncoderNorm: NormPost, DecoderNorm: NormPost, NormParams: true, FinalNorm: true,
 		Dropout: 0.1, ShareAllEmbeddings: true, Deep: defaultDeep(),
 	}
@@ -229,13 +243,21 @@ func (c *Config) Validate() error {
 		c.ActivationDropout < 0 || c.ActivationDropout >= 1:
 		return fmt.Errorf("model: dropout rates must be in [0, 1)")
 	}
-	for _, n := range []string{c.EncoderNorm, c.DecoderNorm} {
+	for _, n := range []Norm{c.EncoderNorm, c.DecoderNorm} {
 		if n != NormPost && n != NormPre && n != NormSwapPre {
 			return fmt.Errorf("model: norm placement %q (want post, pre or swap-pre)", n)
 		}
 	}
 	return c.validateArch()
 }
+
+// EncoderFinalNorm and DecoderFinalNorm say whether a stack ends with a
+// LayerNorm: FinalNorm asks for it, and only pre and swap-pre stacks take
+// it (a post-norm stack already ends with one).
+func (c *Config) EncoderFinalNorm() bool { return c.FinalNorm && c.EncoderNorm != NormPost }
+
+// DecoderFinalNorm: see EncoderFinalNorm.
+func (c *Config) DecoderFinalNorm() bool { return c.FinalNorm && c.DecoderNorm != NormPost }
 
 // SameArchitecture reports why two configs' parameters are incompatible, or
 // nil (dropout and other training-only settings may differ).

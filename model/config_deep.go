@@ -59,14 +59,14 @@ func defaultDeep() DeepConfig {
 
 func (c *Config) validateArch() error {
 	switch c.Arch {
-	case "transformer", "dlcl":
+	case ArchTransformer, ArchDLCL:
 		return nil
-	case "transparent":
+	case ArchTransparent:
 		if w := c.Deep.WeightDropout; w < 0 || w >= 1 {
 			return fmt.Errorf("model: deep.weight_dropout %g outside [0, 1)", w)
 		}
 		return nil
-	case "msc":
+	case ArchMSC:
 		return c.validateMSC()
 	default:
 		return fmt.Errorf("model: unknown arch %q (want transformer, msc, dlcl or transparent)", c.Arch)
@@ -149,7 +149,7 @@ func ParamGroup(name string) string {
 	return g
 }
 
-// deepPresets adds the MSC paper's shapes (msc-small widths 256/512/4 heads,
+// The deep presets: the MSC paper's shapes (msc-small widths 256/512/4 heads,
 // N=6 blocks, pre-norm as the paper's deep models) and same-shape baselines.
 // Dropout follows the paper's Table 2: 0.1 up to 18 layers, 0.3 (residual
 // and attention) from 36 layers on.
@@ -161,17 +161,17 @@ func init() {
 			c.Dropout, c.AttentionDropout = 0.3, 0.3
 		}
 		msc := c
-		msc.Arch = "msc"
+		msc.Arch = ArchMSC
 		presets[fmt.Sprintf("msc-%d", depth)] = msc
-		for _, norm := range []string{NormPre, NormPost} {
+		for _, norm := range []Norm{NormPre, NormPost} {
 			p := c
 			p.EncoderNorm, p.DecoderNorm = norm, norm
 			presets[fmt.Sprintf("deep-%s-%d", norm, depth)] = p
-			p.Arch = "dlcl"
+			p.Arch = ArchDLCL
 			presets[fmt.Sprintf("dlcl-%s-%d", norm, depth)] = p
 		}
 		tr := c
-		tr.Arch, tr.Deep.WeightDropout = "transparent", 0.1
+		tr.Arch, tr.Deep.WeightDropout = ArchTransparent, 0.1
 		presets[fmt.Sprintf("transparent-%d", depth)] = tr
 	}
 }

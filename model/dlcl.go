@@ -32,7 +32,7 @@ type LayerHistory struct {
 }
 
 func init() {
-	architectures["dlcl"] = func(c Config, seed uint64) (Model, error) { return NewDLCL(c, seed), nil }
+	architectures[ArchDLCL] = func(c Config, seed uint64) (Model, error) { return NewDLCL(c, seed), nil }
 }
 
 // NewDLCL builds a DLCL model; cfg must be valid.
@@ -90,7 +90,7 @@ func (h *LayerHistory) run(g *engine.Graph, x *engine.Tensor, layers int, layer 
 
 // Encode implements Model.
 func (m *DLCL) Encode(g *engine.Graph, src []int32, b, s int, opt Collect) *EncoderOut {
-	out := &EncoderOut{B: b, S: s, KeyPad: PadMask(g, src, m.cfg.PadID)}
+	out := &EncoderOut{B: b, S: s, KeyPad: PadMask(src, m.cfg.PadID)}
 	x := m.embed(g, m.Emb.Src, src, s, 0)
 	out.Embedded = x
 	x = m.Enc.run(g, x, len(m.Transformer.Enc), func(i int, in *engine.Tensor) *engine.Tensor {
@@ -100,7 +100,7 @@ func (m *DLCL) Encode(g *engine.Graph, src []int32, b, s int, opt Collect) *Enco
 			return y
 		})
 	})
-	if m.cfg.FinalNorm && m.cfg.EncoderNorm != NormPost {
+	if m.cfg.EncoderFinalNorm() {
 		x = m.EncLN.Apply(g, x)
 	}
 	out.Out = x

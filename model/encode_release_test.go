@@ -17,7 +17,7 @@ func TestInferenceEncoderReleaseKeepsOutput(t *testing.T) {
 	for _, cfg := range cfgs {
 		cfg.EncoderLayers = 6
 		cfg.Dropout = 0
-		name := cfg.Arch + "/" + cfg.EncoderNorm
+		name := string(cfg.Arch) + "/" + string(cfg.EncoderNorm)
 		m, err := New(cfg, 7)
 		if err != nil {
 			t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"github.com/strata-nmt/strata/engine"
 )
 
-func incrementalModel(t *testing.T, norm string) *Transformer {
+func incrementalModel(t *testing.T, norm Norm) *Transformer {
 	t.Helper()
 	cfg := tinyConfig(norm)
 	cfg.DModel, cfg.FFN, cfg.Heads = 16, 32, 4
@@ -47,7 +47,7 @@ func TestIncrementalMatchesFullDecode(t *testing.T) {
 	src := []int32{4, 5, 6, 7, 2, 8, 9, 2, 0, 0}
 	tgt := []int32{2, 11, 12, 13, 14, 2, 15, 16, 17, 18}
 	const b, s, tl = 2, 5, 5
-	for _, norm := range []string{NormPost, NormPre, NormSwapPre} {
+	for _, norm := range []Norm{NormPost, NormPre, NormSwapPre} {
 		m := incrementalModel(t, norm)
 		want := fullLogits(m, src, b, s, tgt, tl)
 		v := m.cfg.TgtVocab

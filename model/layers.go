@@ -164,7 +164,7 @@ func (f FFN) Apply(g *engine.Graph, x *engine.Tensor) *engine.Tensor {
 //
 // With Residual false the "x +" term is dropped (the paper's w/o Res.).
 type Sublayer struct {
-	Norm     string
+	Norm     Norm
 	LN       LayerNorm
 	Dropout  float32
 	Residual bool
@@ -192,6 +192,6 @@ func (s Sublayer) Apply(g *engine.Graph, x *engine.Tensor, f func(*engine.Tensor
 	return y
 }
 
-func newSublayer(b *builder, prefix, norm string, residual bool) Sublayer {
+func newSublayer(b *builder, prefix string, norm Norm, residual bool) Sublayer {
 	return Sublayer{Norm: norm, LN: b.layerNorm(prefix, b.cfg.DModel), Dropout: b.cfg.Dropout, Residual: residual}
 }

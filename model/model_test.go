@@ -9,7 +9,7 @@ import (
 	"github.com/strata-nmt/strata/engine"
 )
 
-func tinyConfig(norm string) Config {
+func tinyConfig(norm Norm) Config {
 	c, _ := Preset("tiny")
 	c.EncoderLayers, c.DecoderLayers, c.DModel, c.FFN, c.Heads = 2, 2, 8, 16, 2
 	c.EncoderNorm, c.DecoderNorm = norm, norm
@@ -36,7 +36,7 @@ func toyBatch() Batch {
 // rounding ~1e-6) carries at most ~2e-3 of noise in the smaller quotient,
 // below the 5e-3 absolute tolerance.
 func TestComposedModelGradients(t *testing.T) {
-	for _, norm := range []string{NormPost, NormPre, NormSwapPre} {
+	for _, norm := range []Norm{NormPost, NormPre, NormSwapPre} {
 		for _, params := range []bool{true, false} {
 			cfg := tinyConfig(norm)
 			cfg.NormParams = params

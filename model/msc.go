@@ -47,7 +47,7 @@ type MSCDecoderLayer struct {
 }
 
 func init() {
-	architectures["msc"] = func(c Config, seed uint64) (Model, error) { return NewMSC(c, seed) }
+	architectures[ArchMSC] = func(c Config, seed uint64) (Model, error) { return NewMSC(c, seed) }
 }
 
 // NewMSC builds an MSC model; cfg must be valid.
@@ -76,7 +76,7 @@ func NewMSC(cfg Config, seed uint64) (*MSC, error) {
 		// The block's output leaves the stack when it is the top, feeds
 		// its own decoder layer, or feeds Q.
 		exits := n == len(sizes)-1 || d.BlockScale || hasCtx
-		if cfg.EncoderNorm != NormPost && cfg.FinalNorm && exits {
+		if cfg.EncoderFinalNorm() && exits {
 			ln := b.layerNorm(fmt.Sprintf("encoder.blocks.%d.layer_norm", n), cfg.DModel)
 			blk.LN = &ln
 		}
@@ -96,7 +96,7 @@ func NewMSC(cfg Config, seed uint64) (*MSC, error) {
 		}
 		m.Dec = append(m.Dec, dl)
 	}
-	if cfg.FinalNorm && cfg.DecoderNorm != NormPost {
+	if cfg.DecoderFinalNorm() {
 		m.DecLN = b.layerNorm("decoder.layer_norm", cfg.DModel)
 	}
 	return m, nil
@@ -107,13 +107,6 @@ func (m *MSC) Config() Config { return m.cfg }
 
 // Params implements Model.
 func (m *MSC) Params() *engine.Params { return m.params }
-
-// embedTokens is Drop(scale·E[ids] + positions), the Transformer's input
-// layer, for models that do not embed a *Transformer.
-func embedTokens(g *engine.Graph, cfg *Config, e Embeddings, w *engine.Tensor, ids []int32, t, start int) *engine.Tensor {
-	x := g.AddPositions(g.Embed(w, ids, e.Scale), ids, t, cfg.PadID, start)
-	return g.Dropout(x, cfg.Dropout)
-}
 
 // Forward runs the layer on x (B·S×D) with context c = C^{n-1}.
 func (l MSCEncoderLayer) Forward(g *engine.Graph, x *engine.Tensor, c contextMemory, b, s int, pad []bool) (*engine.Tensor, *engine.Tensor) {
@@ -136,7 +129,7 @@ func (l MSCEncoderLayer) Forward(g *engine.Graph, x *engine.Tensor, c contextMem
 // for every layer when block_scale is off) and Context[n] is C^{n+1} in the
 // paper's 1-based numbering, what decoder layer n attends to besides.
 func (m *MSC) Encode(g *engine.Graph, src []int32, b, s int, opt Collect) *EncoderOut {
-	out := &EncoderOut{B: b, S: s, KeyPad: PadMask(g, src, m.cfg.PadID)}
+	out := &EncoderOut{B: b, S: s, KeyPad: PadMask(src, m.cfg.PadID)}
 	x := embedTokens(g, &m.cfg, m.Emb, m.Emb.Src, src, s, 0)
 	out.Embedded = x
 	var c contextMemory

@@ -11,7 +11,7 @@ import (
 
 // tinyDeep is a 4-layer-encoder (2 blocks of 2), 2-layer-decoder config of
 // the given arch, d=8.
-func tinyDeep(arch, norm string) Config {
+func tinyDeep(arch Arch, norm Norm) Config {
 	c := tinyConfig(norm)
 	c.Arch = arch
 	c.EncoderLayers, c.DecoderLayers = 4, 2
@@ -34,8 +34,8 @@ func mustNew(t *testing.T, c Config) Model {
 func TestDeepModelGradients(t *testing.T) {
 	cases := []struct {
 		name string
-		arch string
-		norm string
+		arch Arch
+		norm Norm
 		set  []string
 	}{
 		{"msc gru position gate", "msc", NormPre, nil},
@@ -356,7 +356,7 @@ func TestDeepConfigValidation(t *testing.T) {
 }
 
 func TestDeepSaveLoadRoundTrip(t *testing.T) {
-	for _, arch := range []string{"msc", "dlcl", "transparent"} {
+	for _, arch := range []Arch{ArchMSC, ArchDLCL, ArchTransparent} {
 		c := tinyDeep(arch, NormPre)
 		c.Deep.Fusion = FusionAdd // a non-default option must survive
 		m := mustNew(t, c)

@@ -1,8 +1,6 @@
 package model
 
 import (
-	"fmt"
-
 	"github.com/strata-nmt/strata/engine"
 )
 
@@ -75,37 +73,6 @@ func (st *mscState) context(l, d int, pooled bool) engine.KVBlocks {
 		kv.Pad = st.memPad
 	}
 	return kv
-}
-
-func checkStep(st *transformerState, tokens []int32) {
-	if len(tokens) != st.rows {
-		panic(fmt.Sprintf("model: Step with %d tokens for %d rows", len(tokens), st.rows))
-	}
-	if st.len >= st.maxLen {
-		panic(fmt.Sprintf("model: Step beyond the %d positions the state was started with", st.maxLen))
-	}
-}
-
-// stepSelfAttention runs the masked self-attention sub-layer of decoder
-// layer l for one step, appending this step's keys and values to the cache
-// (Transformer.Step and the MSC steps share it).
-func stepSelfAttention(g *engine.Graph, layer DecoderLayer, st *transformerState, l int, x *engine.Tensor) *engine.Tensor {
-	n, t, d := st.rows, st.len, x.Cols()
-	cache := st.cache[l]
-	return layer.SelfSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
-		qkv := layer.Self.QKV.Apply(g, h)
-		g.StoreRows(cache, 2*d, t*st.maxRows, engine.Cols{T: qkv, Col: d}, 2*d)
-		ctx, _ := g.StepAttention(engine.Cols{T: qkv}, n, t+1, layer.Self.Heads,
-			engine.KVRows{Data: cache, LD: 2 * d, VCol: d, Index: st.selfIdx})
-		return layer.Self.Out.Apply(g, ctx)
-	})
-}
-
-// stepAttend is one step of attention a from queries h over a projected
-// memory of one block of keys per sentence.
-func stepAttend(g *engine.Graph, a CrossAttention, h *engine.Tensor, kv engine.KVBlocks) *engine.Tensor {
-	ctx, _ := g.BlockAttention(engine.Cols{T: a.Q.Apply(g, h)}, h.Rows(), a.Heads, kv)
-	return a.Out.Apply(g, ctx)
 }
 
 // Step implements Incremental for DLCL: each layer's input is the learned

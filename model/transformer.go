@@ -99,8 +99,8 @@ func New(cfg Config, seed uint64) (Model, error) {
 
 // architectures maps Config.Arch to a constructor; deep architectures
 // register themselves from their own files.
-var architectures = map[string]func(Config, uint64) (Model, error){
-	"transformer": func(c Config, seed uint64) (Model, error) { return NewTransformer(c, seed), nil },
+var architectures = map[Arch]func(Config, uint64) (Model, error){
+	ArchTransformer: func(c Config, seed uint64) (Model, error) { return NewTransformer(c, seed), nil },
 }
 
 // NewTransformer builds the standard model (cfg must be valid).
@@ -114,10 +114,10 @@ func NewTransformer(cfg Config, seed uint64) *Transformer {
 	for i := 0; i < cfg.DecoderLayers; i++ {
 		m.Dec = append(m.Dec, newDecoderLayer(b, fmt.Sprintf("decoder.layers.%d", i)))
 	}
-	if cfg.FinalNorm && cfg.EncoderNorm != NormPost {
+	if cfg.EncoderFinalNorm() {
 		m.EncLN = b.layerNorm("encoder.layer_norm", cfg.DModel)
 	}
-	if cfg.FinalNorm && cfg.DecoderNorm != NormPost {
+	if cfg.DecoderFinalNorm() {
 		m.DecLN = b.layerNorm("decoder.layer_norm", cfg.DModel)
 	}
 	return m
@@ -169,7 +169,7 @@ func (m *Transformer) Config() Config { return m.cfg }
 func (m *Transformer) Params() *engine.Params { return m.params }
 
 // PadMask returns the B×S padding mask of an id matrix.
-func PadMask(g *engine.Graph, ids []int32, pad int) []bool {
+func PadMask(ids []int32, pad int) []bool {
 	mask := make([]bool, len(ids))
 	for i, id := range ids {
 		mask[i] = id == int32(pad)
@@ -177,11 +177,16 @@ func PadMask(g *engine.Graph, ids []int32, pad int) []bool {
 	return mask
 }
 
-// embed is Drop(scale·E[ids] + positions); start offsets positions for
-// incremental decoding.
+// embed is embedTokens with the Transformer's own embeddings.
 func (m *Transformer) embed(g *engine.Graph, w *engine.Tensor, ids []int32, t, start int) *engine.Tensor {
-	x := g.AddPositions(g.Embed(w, ids, m.Emb.Scale), ids, t, m.cfg.PadID, start)
-	return g.Dropout(x, m.cfg.Dropout)
+	return embedTokens(g, &m.cfg, m.Emb, w, ids, t, start)
+}
+
+// embedTokens is Drop(scale·E[ids] + positions), every architecture's
+// input layer; start offsets positions for incremental decoding.
+func embedTokens(g *engine.Graph, cfg *Config, e Embeddings, w *engine.Tensor, ids []int32, t, start int) *engine.Tensor {
+	x := g.AddPositions(g.Embed(w, ids, e.Scale), ids, t, cfg.PadID, start)
+	return g.Dropout(x, cfg.Dropout)
 }
 
 // Forward runs the layer on x (B·S×D).
@@ -198,7 +203,7 @@ func (l EncoderLayer) Forward(g *engine.Graph, x *engine.Tensor, b, s int, pad [
 
 // Encode implements Model.
 func (m *Transformer) Encode(g *engine.Graph, src []int32, b, s int, opt Collect) *EncoderOut {
-	out := &EncoderOut{B: b, S: s, KeyPad: PadMask(g, src, m.cfg.PadID)}
+	out := &EncoderOut{B: b, S: s, KeyPad: PadMask(src, m.cfg.PadID)}
 	x := m.embed(g, m.Emb.Src, src, s, 0)
 	out.Embedded = x
 	for _, l := range m.Enc {
@@ -208,7 +213,7 @@ func (m *Transformer) Encode(g *engine.Graph, src []int32, b, s int, opt Collect
 			return y
 		})
 	}
-	if m.cfg.FinalNorm && m.cfg.EncoderNorm != NormPost {
+	if m.cfg.EncoderFinalNorm() {
 		x = m.EncLN.Apply(g, x)
 	}
 	out.Out = x
@@ -222,7 +227,7 @@ func (m *Transformer) Encode(g *engine.Graph, src []int32, b, s int, opt Collect
 // decoderTop is the top of every architecture's decoder: the final norm of
 // a pre or swap-pre stack, then the output projection.
 func decoderTop(g *engine.Graph, cfg *Config, ln LayerNorm, emb Embeddings, x *engine.Tensor) *engine.Tensor {
-	if cfg.FinalNorm && cfg.DecoderNorm != NormPost {
+	if cfg.DecoderFinalNorm() {
 		x = ln.Apply(g, x)
 	}
 	return g.Linear(x, emb.Out, nil)

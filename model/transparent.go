@@ -19,7 +19,7 @@ type Transparent struct {
 }
 
 func init() {
-	architectures["transparent"] = func(c Config, seed uint64) (Model, error) { return NewTransparent(c, seed), nil }
+	architectures[ArchTransparent] = func(c Config, seed uint64) (Model, error) { return NewTransparent(c, seed), nil }
 }
 
 // NewTransparent builds a transparent-attention model; cfg must be valid.
@@ -33,7 +33,7 @@ func NewTransparent(cfg Config, seed uint64) *Transparent {
 
 // Encode implements Model.
 func (m *Transparent) Encode(g *engine.Graph, src []int32, b, s int, opt Collect) *EncoderOut {
-	out := &EncoderOut{B: b, S: s, KeyPad: PadMask(g, src, m.cfg.PadID)}
+	out := &EncoderOut{B: b, S: s, KeyPad: PadMask(src, m.cfg.PadID)}
 	x := m.embed(g, m.Emb.Src, src, s, 0)
 	out.Embedded = x
 	hs := []*engine.Tensor{x}
@@ -45,7 +45,7 @@ func (m *Transparent) Encode(g *engine.Graph, src []int32, b, s int, opt Collect
 		})
 		hs = append(hs, x)
 	}
-	norm := m.cfg.FinalNorm && m.cfg.EncoderNorm != NormPost
+	norm := m.cfg.EncoderFinalNorm()
 	if norm {
 		x = m.EncLN.Apply(g, x)
 	}

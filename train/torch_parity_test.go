@@ -63,12 +63,12 @@ func TestTrainingMatchesPyTorch(t *testing.T) {
 	if err := exec.Command(py, "-c", "import torch").Run(); err != nil {
 		t.Skipf("%s cannot import torch (apt-get install python3-torch): parity with the PyTorch reference not checked", py)
 	}
-	for _, norm := range []string{model.NormPost, model.NormPre} {
-		t.Run(norm, func(t *testing.T) { checkTorchParity(t, py, norm) })
+	for _, norm := range []model.Norm{model.NormPost, model.NormPre} {
+		t.Run(string(norm), func(t *testing.T) { checkTorchParity(t, py, norm) })
 	}
 }
 
-func checkTorchParity(t *testing.T, py, norm string) {
+func checkTorchParity(t *testing.T, py string, norm model.Norm) {
 	cfg, err := model.Preset("tiny")
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +88,7 @@ func checkTorchParity(t *testing.T, py, norm string) {
 	opts.Model, opts.SaveDir, opts.MaxUpdate, opts.Threads = cfg, t.TempDir(), 30, 1
 	opts.LR, opts.WarmupUpdates = 3e-3, 8 // a steep schedule: large steps expose differences
 
-	spec := paritySpec{Norm: norm, Pad: int32(cfg.PadID), LabelSmoothing: opts.LabelSmoothing,
+	spec := paritySpec{Norm: string(norm), Pad: int32(cfg.PadID), LabelSmoothing: opts.LabelSmoothing,
 		Params: map[string][]float32{}, Optim: map[string]float64{"lr": opts.LR, "warmup": float64(opts.WarmupUpdates),
 			"warmup_init": opts.WarmupInitLR, "beta1": opts.Adam.Beta1, "beta2": opts.Adam.Beta2, "eps": opts.Adam.Eps}}
 	spec.Config.Vocab, spec.Config.Dim, spec.Config.FFN, spec.Config.Heads, spec.Config.Layers = cfg.SrcVocab, cfg.DModel, cfg.FFN, cfg.Heads, cfg.EncoderLayers

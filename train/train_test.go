@@ -106,7 +106,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 }
 
 func TestEveryNormPlacementTrains(t *testing.T) {
-	for _, norm := range []string{model.NormPost, model.NormPre, model.NormSwapPre} {
+	for _, norm := range []model.Norm{model.NormPost, model.NormPre, model.NormSwapPre} {
 		o := tinyOpts(t, 10)
 		o.Model.EncoderNorm, o.Model.DecoderNorm = norm, norm
 		o.MaxUpdate = 60

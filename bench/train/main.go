@@ -73,7 +73,7 @@ func main() {
 	}
 	cfg.EncoderLayers, cfg.DecoderLayers = o.layers, o.layers
 	cfg.DModel, cfg.FFN, cfg.Heads = o.dim, o.ffn, o.heads
-	cfg.EncoderNorm, cfg.DecoderNorm = o.norm, o.norm
+	cfg.EncoderNorm, cfg.DecoderNorm = model.Norm(o.norm), model.Norm(o.norm)
 	cfg.SrcVocab, cfg.TgtVocab = o.vocab, o.vocab
 	cfg.Dropout = float32(o.dropout)
 	if err := cfg.Validate(); err != nil {
