@@ -25,11 +25,11 @@ type File struct {
 // Create starts an atomic write of path.
 func Create(path string) (*File, error) {
 	dir := filepath.Dir(path)
-	a, err := reg.create(dir, "."+filepath.Base(path)+".tmp-*")
+	a, err := reg.create(dir, "."+filepath.Base(path)+".tmp-*", path)
 	if err != nil {
 		return nil, fmt.Errorf("create temporary file for %s: %w", path, err)
 	}
-	a.Writer, a.dest = bufio.NewWriterSize(a.f, 1<<20), path
+	a.Writer = bufio.NewWriterSize(a.f, 1<<20)
 	return a, nil
 }
 

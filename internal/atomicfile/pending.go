@@ -21,7 +21,7 @@ type registry struct {
 
 // create makes a temporary file and registers it in one step, so that a
 // signal handler never sees a temporary file it does not know of.
-func (r *registry) create(dir, pattern string) (*File, error) {
+func (r *registry) create(dir, pattern, dest string) (*File, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -31,7 +31,7 @@ func (r *registry) create(dir, pattern string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &File{f: f}
+	a := &File{f: f, dest: dest}
 	r.pending[a] = true
 	return a, nil
 }
