@@ -16,12 +16,15 @@ func (c Config) Diff(o Config) []string {
 }
 
 // ArchDiff is Diff restricted to what SameArchitecture compares: the
-// preset name and the dropout rates are left out.
+// preset name, the dropout rates and the vocabulary hash (a property of the
+// data, compared with it, and absent from models saved before it was
+// recorded) are left out.
 func (c Config) ArchDiff(o Config) []string {
 	a, b := c, o
 	for _, x := range []*Config{&a, &b} {
 		x.Preset, x.Dropout, x.AttentionDropout, x.ActivationDropout = "", 0, 0, 0
 		x.Deep.WeightDropout = 0
+		x.VocabHash = ""
 	}
 	return a.Diff(b)
 }

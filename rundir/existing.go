@@ -67,6 +67,9 @@ func (e *Existing) Differences(now Info) []string {
 		for _, d := range old.ArchDiff(*now.Config) {
 			diffs = append(diffs, "model "+d)
 		}
+		if a, b := old.VocabHash, now.Config.VocabHash; a != "" && b != "" && a != b {
+			diffs = append(diffs, fmt.Sprintf("vocabulary of the model: %s → %s", a, b))
+		}
 	}
 	if e.Info != nil {
 		diffs = append(diffs, e.Info.dataDifferences(now)...)
