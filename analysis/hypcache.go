@@ -26,10 +26,11 @@ type HypFingerprint struct {
 }
 
 // NewHypFingerprint fingerprints models (files), the pivot model (a file,
-// or empty), the test set, the line limit and the search options.
-func NewHypFingerprint(models []string, pivot string, ts *TestSet, maxLines int, search decode.Options) (HypFingerprint, error) {
+// or empty), the test files (keyed by language, PART/LANG in a suite of
+// pairs), the line limit and the search options.
+func NewHypFingerprint(models []string, pivot string, ts *TestSuite, maxLines int, search decode.Options) (HypFingerprint, error) {
 	fp := HypFingerprint{Test: map[string]string{}, MaxLines: maxLines, Search: search}
-	for l, p := range ts.Files {
+	for l, p := range ts.Files() {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return fp, err

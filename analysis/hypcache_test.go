@@ -17,7 +17,7 @@ func TestHypDirFingerprintSeparatesEnsembleAndPivot(t *testing.T) {
 	os.WriteFile(a, []byte("model a"), 0o644)
 	os.WriteFile(b, []byte("model b"), 0o644)
 	hyp := filepath.Join(dir, "hyp")
-	ts := &TestSet{Files: map[string]string{"en": a}}
+	ts := &TestSuite{Parts: []*TestSet{{Files: map[string]string{"en": a}}}}
 	kept := filepath.Join(hyp, "de-en.txt")
 	for _, c := range []struct {
 		name   string

@@ -28,6 +28,16 @@ var FloresCodes = map[string]string{
 	"spa_Latn": "es",
 }
 
+// ISO3Codes maps the ISO 639-3 codes that pairwise test sets name their
+// files with (Tatoeba's test.ita, test.nld) to the toolkit's codes. As with
+// FloresCodes the mapping is explicit: a three-letter extension found here
+// is mapped, any other is kept as it is (it then matches no model language
+// and is ignored unless requested, when the error lists what was found).
+var ISO3Codes = map[string]string{
+	"eng": "en", "deu": "de", "fra": "fr", "ita": "it", "nld": "nl",
+	"ron": "ro", "rus": "ru", "zho": "zh", "ara": "ar", "spa": "es",
+}
+
 // LidLabels maps a language code to the label fastText's lid.176 gives it
 // (without "__label__"). lid.176 uses ISO 639-1 where one exists, so for the
 // study's languages the label is the code itself; the table is explicit so
@@ -50,7 +60,10 @@ func lidLabel(code string) string {
 // TestSet is an n-way parallel test set: Lines[lang][i] are translations
 // of each other for every language.
 type TestSet struct {
-	Dir   string
+	Dir string
+	// Name is the set's subdirectory within a TestSuite ("" when the set
+	// is the whole suite).
+	Name  string
 	Files map[string]string   // language → file
 	Lines map[string][]string // language → lines
 }
@@ -80,7 +93,8 @@ var (
 
 // fileLanguage says which language a file of an n-way directory holds:
 // FLORES files (eng_Latn.devtest) through FloresCodes, others by their
-// extension (test.de). ok is false for files that are neither.
+// extension (test.de, or test.ita through ISO3Codes). ok is false for files
+// that are neither.
 func fileLanguage(name string) (lang string, ok bool, err error) {
 	if m := floresName.FindStringSubmatch(name); m != nil {
 		code, known := FloresCodes[m[1]]
@@ -90,6 +104,9 @@ func fileLanguage(name string) (lang string, ok bool, err error) {
 		return code, true, nil
 	}
 	if m := plainName.FindStringSubmatch(name); m != nil {
+		if code, known := ISO3Codes[m[1]]; known {
+			return code, true, nil
+		}
 		return m[1], true, nil
 	}
 	return "", false, nil

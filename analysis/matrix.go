@@ -65,6 +65,14 @@ type DirectionResult struct {
 	Scores
 	// Pivot holds the scores of SRC→pivot→TGT for zero-shot directions.
 	Pivot *Scores `json:"pivot,omitempty"`
+	// Part is the test set of a TestSuite the direction comes from ("" for
+	// a single set).
+	Part string `json:"test_part,omitempty"`
+	// Ref is the reference file (absolute; its first Lines lines were
+	// scored) and Hyp the hypothesis file relative to the hypothesis
+	// directory, for significance tests between systems.
+	Ref string `json:"ref,omitempty"`
+	Hyp string `json:"hyp,omitempty"`
 }
 
 // Average is the unweighted mean over directions (every direction of an
@@ -89,6 +97,16 @@ type MatrixResult struct {
 	Supervised       Average           `json:"supervised"`
 	ZeroShot         Average           `json:"zero_shot"`
 	PivotZeroShot    *Average          `json:"pivot_zero_shot,omitempty"`
+	// Parts describes the test sets of a TestSuite with more than one.
+	Parts []SuitePart `json:"test_parts,omitempty"`
+}
+
+// SuitePart is one test set of a suite.
+type SuitePart struct {
+	Name      string   `json:"name"`
+	Dir       string   `json:"dir"`
+	Lines     int      `json:"lines"`
+	Languages []string `json:"languages"`
 }
 
 // EvalMatrix translates every direction of the test set with tr and scores
@@ -124,7 +142,7 @@ func EvalMatrix(ctx context.Context, tr Translator, ts *TestSet, opt MatrixOptio
 		if err != nil {
 			return nil, err
 		}
-		row := DirectionResult{Direction: d, Kind: d.Kind(opt.Pivot)}
+		row := DirectionResult{Direction: d, Kind: d.Kind(opt.Pivot), Hyp: d.String() + ".txt", Ref: absPath(ts.Files[d.Tgt])}
 		if row.Scores, err = Score(hyps, ts.Lines[d.Tgt], d.Tgt, opt.Detector); err != nil {
 			return nil, fmt.Errorf("%s: %w", d, err)
 		}
@@ -137,6 +155,17 @@ func EvalMatrix(ctx context.Context, tr Translator, ts *TestSet, opt MatrixOptio
 	}
 	res.Supervised, res.ZeroShot, res.PivotZeroShot = Averages(res.Directions)
 	return res, nil
+}
+
+// absPath makes a path absolute when it can (the path as given otherwise).
+func absPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
 
 // matrixRun holds the state of one evaluation: the hypotheses so far (the

@@ -46,7 +46,13 @@ func pct(x float64) string { return fmt.Sprintf("%.2f%%", 100*x) }
 func (r *MatrixResult) WriteMarkdown(w io.Writer) error {
 	bw := &errWriter{w: w}
 	bw.printf("# Evaluation matrix\n\n")
-	bw.printf("- model: `%s`\n- test set: `%s` (%d lines per language)\n", r.Model, r.TestSet, r.Lines)
+	bw.printf("- model: `%s`\n", r.Model)
+	if len(r.Parts) == 0 {
+		bw.printf("- test set: `%s` (%d lines per language)\n", r.TestSet, r.Lines)
+	}
+	for _, p := range r.Parts {
+		bw.printf("- test set `%s` (%d lines per language: %s)\n", p.Dir, p.Lines, strings.Join(p.Languages, ", "))
+	}
 	bw.printf("- language identification: %s\n", r.Detector)
 	if r.DetectorFallback {
 		bw.printf("- **note:** fastText lid.176 was not available; off-target rates come from the fallback detector above and are not comparable with the paper's\n")

@@ -27,10 +27,13 @@ func init() {
 	var f evalMatrixFlags
 	cmd := &cobra.Command{
 		Use:   "eval-matrix --model RUN --test DIR --output DIR",
-		Short: "Translate and score every supervised and zero-shot direction of an n-way test set",
+		Short: "Translate and score every supervised and zero-shot direction of a test set",
 		Long: `Evaluates a multilingual model on an n-way parallel test set (files test.LANG,
 or FLORES-200 files such as deu_Latn.devtest, whose codes are mapped to the
-toolkit's), as in Mao et al. (2023): for every direction, supervised (to or
+toolkit's), on a pairwise one (Tatoeba's ita-nld/test.ita and test.nld,
+ISO 639-3 codes mapped the same way), or on a directory of pairwise sets
+(every pair with two of the languages, both directions), as in Mao et al.
+(2023): for every direction, supervised (to or
 from --pivot) and zero-shot (between two other languages), SacreBLEU BLEU
 (tokenizer zh for Chinese targets, 13a otherwise), chrF and the off-target
 rate (share of outputs whose language, identified by fastText lid.176, is not
@@ -47,7 +50,7 @@ or search options change). 'strata eval-matrix table' compares systems.`,
 	}
 	fl := cmd.Flags()
 	modelFlags(cmd, &f.models, &f.dataDir, &f.threads)
-	fl.StringVar(&f.test, "test", "", "n-way test directory (test.LANG or FLORES *.devtest files)")
+	fl.StringVar(&f.test, "test", "", "test directory: n-way (test.LANG, FLORES *.devtest), a pair (test.ita, test.nld), or a directory of pair directories (Tatoeba)")
 	fl.StringVarP(&f.out, "output", "o", "", "output directory")
 	fl.StringSliceVar(&f.langs, "langs", nil, "languages (default: the model's languages found in the test set)")
 	fl.StringSliceVar(&f.directions, "directions", nil, "directions to evaluate, e.g. de-fr,en-de (default: all)")
@@ -72,11 +75,11 @@ func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
 	if err != nil {
 		return err
 	}
-	langs, err := testLanguages(f.test, f.langs, tr.B.Vocab.Languages())
-	if err != nil {
-		return err
+	langs, strict := f.langs, len(f.langs) > 0
+	if !strict {
+		langs = tr.B.Vocab.Languages()
 	}
-	ts, err := analysis.ReadTestSet(f.test, langs, f.maxLines)
+	ts, err := analysis.ReadTestSuite(f.test, langs, strict, f.maxLines)
 	if err != nil {
 		return err
 	}
@@ -106,7 +109,7 @@ func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
 		return err
 	}
 	ctx := cmd.Context()
-	res, err := analysis.EvalMatrix(ctx, tr, ts, opt)
+	res, err := analysis.EvalSuite(ctx, tr, ts, opt)
 	if err != nil {
 		return err
 	}
