@@ -243,7 +243,7 @@ func TestMatrixOutputs(t *testing.T) {
 	var sb strings.Builder
 	noPivot := *res
 	noPivot.PivotZeroShot = nil
-	rows := []SummaryRow{{"PostNorm", res}, {"NoPivot", &noPivot}, {"PreNorm", res}}
+	rows := []SummaryRow{{Name: "PostNorm", Result: res}, {Name: "NoPivot", Result: &noPivot}, {Name: "PreNorm", Result: res}}
 	if err := SummaryMarkdown(&sb, rows); err != nil {
 		t.Fatal(err)
 	}

@@ -154,31 +154,83 @@ func (r *MatrixResult) ZeroShotGrid() ([]string, [][]float64) {
 	return langs, grid
 }
 
-// SummaryRow names a system for SummaryMarkdown.
+// SummaryRow names a system for SummaryMarkdown; Sig, when set, is its
+// comparison with a baseline system.
 type SummaryRow struct {
 	Name   string
 	Result *MatrixResult
+	Sig    *Significance
 }
 
 // SummaryMarkdown writes a table in the layout of the paper's Table 2: one
 // row per system with zero-shot BLEU (off-target rate), supervised BLEU and
 // the chrF averages, preceded by one pivot row for every system that has
 // pivot results (the paper has a single pivot row because it pivots with one
-// model; systems compared here each pivot through themselves).
+// model; systems compared here each pivot through themselves). When a row
+// has a significance test, a last column counts the zero-shot directions
+// where the system is significantly better (↑) or worse (↓) than its
+// baseline or not significantly different (=), and the per-direction tests
+// follow the table.
 func SummaryMarkdown(w io.Writer, rows []SummaryRow) error {
 	bw := &errWriter{w: w}
-	bw.printf("| system | zero-shot BLEU (off-target) | zero-shot chrF | supervised BLEU (off-target) | supervised chrF |\n")
-	bw.printf("|---|---:|---:|---:|---:|\n")
+	var sigs []*Significance
+	for _, r := range rows {
+		if r.Sig != nil {
+			sigs = append(sigs, r.Sig)
+		}
+	}
+	sigCol := func(r SummaryRow) string {
+		switch {
+		case len(sigs) == 0:
+			return ""
+		case r.Sig == nil:
+			return " – |"
+		default:
+			return fmt.Sprintf(" %s: %s |", r.Sig.Baseline, r.Sig.summaryCell())
+		}
+	}
+	bw.printf("| system | zero-shot BLEU (off-target) | zero-shot chrF | supervised BLEU (off-target) | supervised chrF |")
+	if len(sigs) > 0 {
+		bw.printf(" zero-shot vs baseline, p < %.2f |", SignificanceLevel)
+	}
+	bw.printf("\n|---|---:|---:|---:|---:|")
+	if len(sigs) > 0 {
+		bw.printf("---|")
+	}
+	bw.printf("\n")
 	for _, r := range rows {
 		if p := r.Result.PivotZeroShot; p != nil {
-			bw.printf("| pivot through %s (%s) | %.2f (%s) | %.2f | – | – |\n", r.Result.Pivot, r.Name, p.BLEU, pct(p.OffTarget), p.CHRF)
+			bw.printf("| pivot through %s (%s) | %.2f (%s) | %.2f | – | – |", r.Result.Pivot, r.Name, p.BLEU, pct(p.OffTarget), p.CHRF)
+			if len(sigs) > 0 {
+				bw.printf(" |")
+			}
+			bw.printf("\n")
 		}
 	}
 	for _, r := range rows {
 		z, s := r.Result.ZeroShot, r.Result.Supervised
-		bw.printf("| %s | %.2f (%s) | %.2f | %.2f (%s) | %.2f |\n", r.Name, z.BLEU, pct(z.OffTarget), z.CHRF, s.BLEU, pct(s.OffTarget), s.CHRF)
+		bw.printf("| %s | %.2f (%s) | %.2f | %s | %s |%s\n", r.Name, z.BLEU, pct(z.OffTarget), z.CHRF, supervisedCell(s), chrfCell(s), sigCol(r))
+	}
+	if bw.err == nil && len(sigs) > 0 {
+		bw.err = SignificanceMarkdown(w, sigs)
 	}
 	return bw.err
+}
+
+// supervisedCell and chrfCell print a dash for a test set without
+// supervised directions (a pairwise zero-shot set such as Tatoeba's).
+func supervisedCell(a Average) string {
+	if a.Directions == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f (%s)", a.BLEU, pct(a.OffTarget))
+}
+
+func chrfCell(a Average) string {
+	if a.Directions == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", a.CHRF)
 }
 
 type errWriter struct {

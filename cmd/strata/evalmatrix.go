@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-nmt/strata/analysis"
 	"github.com/strata-nmt/strata/decode"
+	"github.com/strata-nmt/strata/metrics"
 )
 
 // evalMatrixFlags are the options of strata eval-matrix.
@@ -196,24 +197,75 @@ func fileExists(p string) bool {
 }
 
 func evalMatrixTableCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "table NAME=MATRIX.json ...",
+	var baseline string
+	var samples int
+	cmd := &cobra.Command{
+		Use:   "table NAME=MATRIX.json ... [--baseline NAME]",
 		Short: "Compare systems in the layout of the paper's Table 2 (Markdown on stdout)",
-		Args:  cobra.MinimumNArgs(1),
+		Long: `Prints one row per system (zero-shot and supervised averages) and the pivot
+rows. With --baseline NAME, every other system is tested against NAME in
+every direction with sacreBLEU's paired bootstrap on BLEU (the hypotheses
+eval-matrix kept next to each matrix.json), and the table counts the
+zero-shot directions where the difference is significant (p < 0.05) and
+which way; the per-direction tests follow the table.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var rows []analysis.SummaryRow
-			for _, a := range args {
-				name, path, ok := strings.Cut(a, "=")
-				if !ok {
-					return fmt.Errorf("%q: want NAME=FILE, e.g. PostNorm=runs/post/matrix/matrix.json", a)
-				}
-				r, err := analysis.ReadMatrix(path)
-				if err != nil {
+			rows, paths, err := readSummaryRows(args)
+			if err != nil {
+				return err
+			}
+			if baseline != "" {
+				if err := addSignificance(rows, paths, baseline, samples); err != nil {
 					return err
 				}
-				rows = append(rows, analysis.SummaryRow{Name: name, Result: r})
 			}
 			return analysis.SummaryMarkdown(cmd.OutOrStdout(), rows)
 		},
 	}
+	cmd.Flags().StringVar(&baseline, "baseline", "", "system NAME to test every other system against (paired bootstrap per direction)")
+	cmd.Flags().IntVar(&samples, "bootstrap-samples", metrics.DefaultBootstrapSamples, "paired bootstrap resamples")
+	return cmd
+}
+
+func readSummaryRows(args []string) ([]analysis.SummaryRow, []string, error) {
+	var rows []analysis.SummaryRow
+	var paths []string
+	for _, a := range args {
+		name, path, ok := strings.Cut(a, "=")
+		if !ok {
+			return nil, nil, fmt.Errorf("%q: want NAME=FILE, e.g. PostNorm=runs/post/matrix/matrix.json", a)
+		}
+		r, err := analysis.ReadMatrix(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows = append(rows, analysis.SummaryRow{Name: name, Result: r})
+		paths = append(paths, path)
+	}
+	return rows, paths, nil
+}
+
+// addSignificance tests every row against the baseline row.
+func addSignificance(rows []analysis.SummaryRow, paths []string, baseline string, samples int) error {
+	bi := -1
+	for i, r := range rows {
+		if r.Name == baseline {
+			bi = i
+		}
+	}
+	if bi < 0 {
+		return fmt.Errorf("--baseline %s is none of the systems given", baseline)
+	}
+	for i := range rows {
+		if i == bi {
+			continue
+		}
+		s, err := analysis.CompareMatrices(rows[i].Name, rows[i].Result, analysis.HypDirOf(paths[i]),
+			baseline, rows[bi].Result, analysis.HypDirOf(paths[bi]), metrics.BootstrapOptions{Samples: samples})
+		if err != nil {
+			return err
+		}
+		rows[i].Sig = s
+	}
+	return nil
 }

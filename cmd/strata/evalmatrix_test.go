@@ -45,6 +45,14 @@ func TestEvalMatrixTableAndLLRPlot(t *testing.T) {
 	if _, err := runCLI(t, "eval-matrix", "table", path); err == nil {
 		t.Error("table accepted an argument without NAME=")
 	}
+	if _, err := runCLI(t, "eval-matrix", "table", "--baseline", "Pre", "Post="+path); err == nil || !strings.Contains(err.Error(), "none of the systems") {
+		t.Errorf("unknown baseline: error %v", err)
+	}
+	// The matrix has no kept hypotheses: the test names what is missing.
+	if _, err := runCLI(t, "eval-matrix", "table", "--baseline", "Pre", "Post="+path, "Pre="+path); err == nil {
+		t.Error("a significance test without hypotheses succeeded")
+	}
+	runCLI(t, "eval-matrix", "table", "--baseline", "", "Post="+path) // flags persist between runs
 
 	nan := analysis.Ratio(math.NaN())
 	l := &analysis.LLRResult{EncoderLayers: 1, DecoderLayers: 1, Splits: []analysis.LLRSplitResult{
