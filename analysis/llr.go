@@ -79,10 +79,20 @@ type LLRDirection struct {
 // LLRSplitResult is the mean over a split's directions (directions
 // without tokens at a layer are left out of that layer's mean).
 type LLRSplitResult struct {
-	Name       string         `json:"name"`
-	Source     []Ratio        `json:"source_accuracy"`
-	Target     []Ratio        `json:"target_accuracy"`
-	Directions []LLRDirection `json:"directions"`
+	Name   string  `json:"name"`
+	Source []Ratio `json:"source_accuracy"`
+	Target []Ratio `json:"target_accuracy"`
+	// SourceMajority and TargetMajority are the majority-class baselines
+	// per layer (llr_majority.go): the most frequent label's share,
+	// directions weighted equally as in Source and Target; the *Tokens
+	// variants weight every token equally. The *Lang fields name the label.
+	SourceMajority       []Ratio        `json:"source_majority"`
+	TargetMajority       []Ratio        `json:"target_majority"`
+	SourceMajorityTokens []Ratio        `json:"source_majority_tokens"`
+	TargetMajorityTokens []Ratio        `json:"target_majority_tokens"`
+	SourceMajorityLang   string         `json:"source_majority_label"`
+	TargetMajorityLang   string         `json:"target_majority_label"`
+	Directions           []LLRDirection `json:"directions"`
 }
 
 // LLRResult is the output of LLR.
@@ -124,6 +134,12 @@ func ReadLLR(path string) (*LLRResult, error) {
 	}
 	if len(r.Splits) == 0 {
 		return nil, fmt.Errorf("%s: LLR result without test splits", path)
+	}
+	for i := range r.Splits {
+		if sp := &r.Splits[i]; sp.SourceMajority == nil && len(sp.Directions) > 0 {
+			// written before the baselines were recorded: derive them
+			sp.setMajority(r.EncoderLayers+r.DecoderLayers, r.EncoderLayers)
+		}
 	}
 	return &r, nil
 }
@@ -275,6 +291,7 @@ func evalProbes(g *engine.Graph, sys *decode.Bundle, p *Probes, ex []llrExample,
 	}
 	out.Source = meanLayers(out.Directions, layers, func(d LLRDirection) []Ratio { return d.Source })
 	out.Target = meanLayers(out.Directions, layers, func(d LLRDirection) []Ratio { return d.Target })
+	out.setMajority(layers, ne)
 	return out
 }
 

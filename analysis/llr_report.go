@@ -42,6 +42,7 @@ func LLRFigures(prefix string, systems []NamedLLR) ([]string, error) {
 				plot.Series{Name: s.Name + "-Src", X: x, Y: percent(r.Splits[si].Source)},
 				plot.Series{Name: s.Name + "-Tgt", X: x, Y: percent(r.Splits[si].Target)})
 		}
+		series = append(series, majoritySeries(sp)...)
 		path := prefix + "_" + sp.Name + ".png"
 		title := fmt.Sprintf("Layer-wise language recognition, %s directions", sp.Name)
 		xl := fmt.Sprintf("layer (L1-L%d encoder, L%d-L%d decoder)", first.EncoderLayers, first.EncoderLayers+1,
@@ -52,6 +53,22 @@ func LLRFigures(prefix string, systems []NamedLLR) ([]string, error) {
 		files = append(files, path)
 	}
 	return files, nil
+}
+
+// majoritySeries draws the majority-class baselines of a split (the first
+// system's: systems probed on the same test set share them).
+func majoritySeries(sp LLRSplitResult) []plot.Series {
+	if len(sp.SourceMajority) == 0 {
+		return nil
+	}
+	x := make([]float64, len(sp.SourceMajority))
+	for i := range x {
+		x[i] = float64(i + 1)
+	}
+	return []plot.Series{
+		{Name: "majority-Src (" + sp.SourceMajorityLang + ")", X: x, Y: percent(sp.SourceMajority)},
+		{Name: "majority-Tgt (" + sp.TargetMajorityLang + ")", X: x, Y: percent(sp.TargetMajority)},
+	}
 }
 
 func percent(rs []Ratio) []float64 {
@@ -72,18 +89,33 @@ func LLRMarkdown(w io.Writer, systems []NamedLLR) error {
 	first := systems[0].Result
 	names := first.LayerNames()
 	for si, sp := range first.Splits {
-		bw.printf("\nLLR accuracy (%%) on %s directions (L1-L%d encoder, L%d-L%d decoder)\n\n| layer |",
+		bw.printf("\nLLR accuracy (%%) on %s directions (L1-L%d encoder, L%d-L%d decoder)\n\n",
 			sp.Name, first.EncoderLayers, first.EncoderLayers+1, len(names))
+		hasMaj := len(sp.SourceMajority) == len(names)
+		if hasMaj {
+			bw.printf("Majority-class baseline (a constant classifier's accuracy: the most frequent label's share, "+
+				"directions weighted equally as in the accuracies): source %s, target %s.\n\n", sp.SourceMajorityLang, sp.TargetMajorityLang)
+		}
+		bw.printf("| layer |")
+		if hasMaj {
+			bw.printf(" majority-Src | majority-Tgt |")
+		}
 		for _, s := range systems {
 			bw.printf(" %s-Src | %s-Tgt |", s.Name, s.Name)
 		}
 		bw.printf("\n|---|")
+		if hasMaj {
+			bw.printf("---:|---:|")
+		}
 		for range systems {
 			bw.printf("---:|---:|")
 		}
 		bw.printf("\n")
 		for l, n := range names {
 			bw.printf("| %s |", n)
+			if hasMaj {
+				bw.printf(" %s | %s |", fmtPct(sp.SourceMajority[l]), fmtPct(sp.TargetMajority[l]))
+			}
 			for _, s := range systems {
 				if si >= len(s.Result.Splits) || l >= len(s.Result.Splits[si].Source) {
 					bw.printf(" | |")
