@@ -1,80 +1,191 @@
 #!/usr/bin/env bash
-# Zero-shot LayerNorm study at small scale (Mao et al., ACL 2023; results in
-# docs/results.md, section "Zero-shot: PreNorm vs PostNorm"). On an
-# English-centric subset of ../shared/data/l10n (en, de, fr, nl, it, ro) it
-# trains PreNorm and PostNorm Transformers with the S-ENC-T-DEC and T-ENC tag
-# schemes (and Swap-PreNorm with SWAP=1) on the same budget and seed,
-# evaluates every supervised and zero-shot direction (BLEU, chrF, off-target
-# rate, pivot through English) on the l10n test set and on FLORES-200
-# devtest, and runs layer-wise language recognition (LLR) for the
-# S-ENC-T-DEC pair.
+# Zero-shot LayerNorm study to convergence (Mao et al., ACL 2023; issue 18;
+# results and the state of every run in docs/results.md, section
+# "Zero-shot"). The paper's IWSLT-17 setting on the l10n corpus: an
+# English-centric model over en, it, nl, ro (6 supervised and 6 zero-shot
+# directions), systems trained one after the other in the issue's order,
+# each until its validation loss stops improving:
 #
-# Resumable: every stage skips when its output exists; training continues
-# from its last checkpoint (--resume) and eval-matrix reuses the hypotheses
-# it kept. Rerun the same command to finish an interrupted run.
+#   #1 pre-senc  #2 post-senc  #3 pre-tenc  #4 post-tenc        (Table 2, w/ Res.)
+#   #5-#8 the same with -nores: no residual around the self-attention of
+#         the 4th encoder layer                                 (Table 2, w/o Res.)
+#   Table 4: the best PreNorm and PostNorm row (zero-shot BLEU on the l10n
+#         test) again with LayerNorm without gain and bias (-simple)
+#   Figure 3: swap-senc, swap-senc-nores (Swap-PreNorm, S-ENC-T-DEC)
 #
-#   experiments/zero-shot/run.sh              # full budget (hours on 2 cores)
-#   SMOKE=1 experiments/zero-shot/run.sh      # end-to-end check in minutes
+# then evaluated with `strata eval-matrix` on the l10n test set (12
+# directions), the three IWSLT-17 zero-shot pairs of Tatoeba (ita-nld,
+# ita-ron, nld-ron, both directions) and FLORES-200 devtest; pivoting through
+# English with system #4 as the paper; paired bootstrap of every PostNorm
+# system against its PreNorm twin; LLR probes for #1-#4.
 #
-# Settings (environment), full-budget defaults:
-#   WORK=runs/zero-shot  LANGS="en de fr nl it ro"  PAIRS=20000 (per en-X pair)
-#   MERGES=8000  PRESET=msc-small  SET="d_model=128 ffn_dim=512" (6+6 layers
-#   as the paper, narrower)  MAX_UPDATE=2000  MAX_TOKENS=4096  LR=1e-3
-#   WARMUP=1000  DROPOUT=0.1
-#   VALID_LINES=200  EVAL_LINES=300  BEAM=5  LLR_DEV_LINES=300
-#   LLR_TEST_LINES=100  SWAP=0  THREADS=0 (all cores)  SEED=1
+# Hyper-parameters. The paper's IWSLT ones where they carry over: Adam
+# (β 0.9, 0.98), learning rate 1e-3, 4,000 linear warm-up updates then
+# inverse square root, label smoothing 0.1, 4,096-token batches, beam 5,
+# the checkpoint with the lowest validation loss (strata's checkpoint_best,
+# by validation NLL). Scaled to 2 CPU cores (the paper: Transformer-base,
+# 1.38M sentence pairs, 100 epochs on 4 V100s):
+#   - width: 6+6 layers as the paper (the 4th encoder layer and the LLR
+#     layers L1-L12 need them) but d_model 128, ffn 512, 4 heads (3.9M
+#     parameters, 1.5-1.7 s per 4,096-token update on 2 idle cores; d=256
+#     costs twice that);
+#   - data: 20,000 pairs of each en-X corpus (every k-th line, spread over
+#     the file), both directions: 120,000 examples, about 540 updates per
+#     epoch, equal per pair as the paper (no oversampling); one joint BPE of
+#     8,000 merges;
+#   - dropout 0.2: the paper's 0.4 is for a 44M-parameter model on 1.38M
+#     pairs; a model a tenth that size on a tenth of the data overfits less
+#     per epoch, and patience stops it when it does;
+#   - convergence: validate and checkpoint every 500 updates on 500 dev
+#     lines of each supervised direction; stop when validation NLL has not
+#     improved for PATIENCE=6 validations (3,000 updates, about 5.5 epochs),
+#     with the same cap MAX_UPDATE=30000 (about 55 epochs) for every system;
+#     the state table says which systems converged and which hit the cap.
+# About 8-13 hours per system on 2 idle cores; `status` prints where each
+# system stands.
+#
+# Resumable at every stage: data stages skip when their outputs exist;
+# trainings continue from checkpoint_last (--resume) and a system counts as
+# trained only when `strata train` ended by patience or by the cap (the
+# reason is in RUN/.done); evaluations skip when matrix.json exists and
+# reuse kept hypotheses otherwise. STOP_TIME=3h bounds each training
+# invocation (fairseq's --stop-time): the script then stops and the same
+# command continues. Ctrl-C saves a checkpoint.
+#
+#   experiments/zero-shot/run.sh                 # everything, in order
+#   STOP_TIME=3h experiments/zero-shot/run.sh    # in pieces
+#   PARALLEL=2 experiments/zero-shot/run.sh      # twins side by side, one thread each
+#   experiments/zero-shot/run.sh status          # state of every system
+#   SMOKE=1 experiments/zero-shot/run.sh         # end to end in a few minutes
+#
+# Settings (environment), defaults:
+#   WORK=runs/zero-shot-iwslt  LANGS="en it nl ro"  PAIRS=20000  MERGES=8000
+#   PRESET=transformer-base  SET="d_model=128 ffn_dim=512 heads=4"
+#   DROPOUT=0.2  LR=1e-3  WARMUP=4000  MAX_TOKENS=4096  LABEL_SMOOTHING=0.1
+#   MAX_UPDATE=30000  PATIENCE=6  VALIDATE_EVERY=500  VALID_LINES=500
+#   STOP_TIME= (none)  PARALLEL=1  THREADS=0 (all cores)  SEED=1
+#   EVAL_LINES=0 (all)  BEAM=5  PIVOT_SYSTEM=post-tenc (the paper's #4)
+#   LLR_DEV_LINES=300  LLR_TEST_LINES=200
+#   T4_PRE, T4_POST: the Table 4 rows (default: the best by l10n zero-shot BLEU)
 #   ONLY="pre-senc post-senc" (restrict to these systems)
-#   STOP_AFTER=data|train (stop after that stage)
+#   STOP_AFTER=data|rows1-4|rows5-8 (stop after that stage)
+#   SHARED=../shared (the shared data and models)  STRATA= (a built binary)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 SMOKE=${SMOKE:-0}
 if [ "$SMOKE" = 1 ]; then
-	WORK=${WORK:-runs/zero-shot-smoke}
-	: "${PAIRS:=300}" "${MERGES:=300}" "${PRESET:=tiny}" "${SET:=d_model=32 ffn_dim=64 heads=2}"
-	: "${MAX_UPDATE:=6}" "${MAX_TOKENS:=800}" "${WARMUP:=2}" "${VALID_LINES:=20}"
-	: "${EVAL_LINES:=8}" "${BEAM:=2}" "${LLR_DEV_LINES:=16}" "${LLR_TEST_LINES:=8}" "${SWAP:=1}"
+	# Tiny everything: the point is that every stage runs, not the numbers.
+	# Four encoder layers so that #5-#8 can drop the 4th layer's residual.
+	: "${WORK:=runs/zero-shot-smoke}" "${PAIRS:=150}" "${MERGES:=150}"
+	: "${SET=encoder_layers=4 decoder_layers=1 d_model=16 ffn_dim=32 heads=2}"
+	: "${MAX_UPDATE:=2}" "${WARMUP:=1}" "${MAX_TOKENS:=600}" "${VALIDATE_EVERY:=1}" "${PATIENCE:=1}"
+	: "${VALID_LINES:=6}" "${EVAL_LINES:=2}" "${BEAM:=1}" "${LLR_DEV_LINES:=4}" "${LLR_TEST_LINES:=2}"
+	: "${BOOTSTRAP_SAMPLES:=50}" "${MAX_LEN_B:=3}"
 fi
-WORK=${WORK:-runs/zero-shot}
-LANGS=${LANGS:-en de fr nl it ro}
+WORK=${WORK:-runs/zero-shot-iwslt}
+LANGS=${LANGS:-en it nl ro}
 PAIRS=${PAIRS:-20000}
 MERGES=${MERGES:-8000}
-PRESET=${PRESET:-msc-small}
-SET=${SET-d_model=128 ffn_dim=512}
-MAX_UPDATE=${MAX_UPDATE:-2000}
-MAX_TOKENS=${MAX_TOKENS:-4096}
+PRESET=${PRESET:-transformer-base}
+SET=${SET-d_model=128 ffn_dim=512 heads=4}
+DROPOUT=${DROPOUT:-0.2}
 LR=${LR:-1e-3}
-WARMUP=${WARMUP:-1000}
-DROPOUT=${DROPOUT:-0.1}
-VALID_LINES=${VALID_LINES:-200}
-EVAL_LINES=${EVAL_LINES:-300}
-BEAM=${BEAM:-5}
-LLR_DEV_LINES=${LLR_DEV_LINES:-300}
-LLR_TEST_LINES=${LLR_TEST_LINES:-100}
-SWAP=${SWAP:-0}
+WARMUP=${WARMUP:-4000}
+MAX_TOKENS=${MAX_TOKENS:-4096}
+LABEL_SMOOTHING=${LABEL_SMOOTHING:-0.1}
+MAX_UPDATE=${MAX_UPDATE:-30000}
+PATIENCE=${PATIENCE:-6}
+VALIDATE_EVERY=${VALIDATE_EVERY:-500}
+VALID_LINES=${VALID_LINES:-500}
+STOP_TIME=${STOP_TIME:-}
+PARALLEL=${PARALLEL:-1}
 THREADS=${THREADS:-0}
 SEED=${SEED:-1}
-SHARED=../shared/data
-L10N=$SHARED/l10n
-FLORES=$SHARED/flores200-devtest
-LID=../shared/models/lid.176.ftz
+EVAL_LINES=${EVAL_LINES:-0}
+BEAM=${BEAM:-5}
+MAX_LEN_B=${MAX_LEN_B:-10}
+BOOTSTRAP_SAMPLES=${BOOTSTRAP_SAMPLES:-1000}
+PIVOT_SYSTEM=${PIVOT_SYSTEM:-post-tenc}
+LLR_DEV_LINES=${LLR_DEV_LINES:-300}
+LLR_TEST_LINES=${LLR_TEST_LINES:-200}
+SHARED=${SHARED:-../shared}
+L10N=$SHARED/data/l10n
+FLORES=$SHARED/data/flores200-devtest
+TATOEBA=$SHARED/data/tatoeba
+LID=$SHARED/models/lid.176.ftz
 
 log() { printf '[zero-shot %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-for d in "$L10N/train" "$L10N/dev" "$L10N/test" "$FLORES"; do
-	[ -d "$d" ] || { log "missing $d (the shared data next to the repository)"; exit 2; }
-done
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
+LANGCSV=$(echo $LANGS | tr ' ' ,)
+
+# --- the systems, in the issue's order -------------------------------------
+# name data(tags) norm residual(res|nores) params(affine|simple)
+ROWS1_4=("pre-senc senc pre res affine" "post-senc senc post res affine"
+	"pre-tenc tenc pre res affine" "post-tenc tenc post res affine")
+ROWS5_8=("pre-senc-nores senc pre nores affine" "post-senc-nores senc post nores affine"
+	"pre-tenc-nores tenc pre nores affine" "post-tenc-nores tenc post nores affine")
+SWAP=("swap-senc senc swap-pre res affine" "swap-senc-nores senc swap-pre nores affine")
+selected() { # name: is the system selected by ONLY?
+	[ -z "${ONLY:-}" ] && return 0
+	local o
+	for o in $ONLY; do [ "$o" = "$1" ] && return 0; done
+	return 1
+}
+
+# status prints one line per system: where its training stands.
+status() {
+	local s name dir
+	printf '| system | state | updates | best valid NLL (bits) | at update |\n|---|---|---:|---:|---:|\n'
+	for s in "${ROWS1_4[@]}" "${ROWS5_8[@]}" "${SWAP[@]}"; do
+		name=${s%% *}
+		dir=$WORK/runs/$name
+		printf '| %s | %s |\n' "$name" "$(run_state "$dir")"
+	done
+	for dir in "$WORK"/runs/*-simple; do
+		[ -d "$dir" ] && printf '| %s | %s |\n' "$(basename "$dir")" "$(run_state "$dir")"
+	done
+	return 0
+}
+# run_state: "state | updates | best | at" from RUN/.done and metrics.jsonl.
+run_state() {
+	local dir=$1 state
+	if [ -e "$dir/.done" ]; then
+		state=$(cat "$dir/.done")
+	elif [ -s "$dir/metrics.jsonl" ]; then
+		state="in progress"
+	else
+		printf 'not started | | |'
+		return
+	fi
+	awk -v state="$state" '
+		/"type":"train"/ { if (match($0, /"update":[0-9]+/)) u = substr($0, RSTART + 9, RLENGTH - 9) }
+		/"type":"valid"/ {
+			match($0, /"update":[0-9]+/); vu = substr($0, RSTART + 9, RLENGTH - 9)
+			match($0, /"loss":[-0-9.e+]+/); v = substr($0, RSTART + 7, RLENGTH - 7) + 0
+			if (best == "" || v < best) { best = v; at = vu }
+		}
+		END { printf "%s | %s | %s | %s", state, u, (best == "" ? "" : sprintf("%.3f", best)), at }
+	' "$dir/metrics.jsonl"
+}
+if [ "${1:-}" = status ]; then
+	status
+	exit 0
+fi
+
+for d in "$L10N/train" "$L10N/dev" "$L10N/test" "$FLORES" "$TATOEBA"; do
+	[ -d "$d" ] || { log "missing $d (the shared data next to the repository; SHARED=...)"; exit 2; }
+done
 
 # --- build ----------------------------------------------------------------
-STRATA=$WORK/strata
-log "building strata"
-go build -o "$STRATA" ./cmd/strata
+if [ -z "${STRATA:-}" ]; then
+	STRATA=$WORK/strata
+	log "building strata"
+	go build -o "$STRATA" ./cmd/strata
+fi
 
 # --- corpus ---------------------------------------------------------------
-# PAIRS pairs per en-X corpus, every k-th line (deterministic, spread over
-# the whole file, which is ordered by source package); dev subsets for
-# validation.
 C=$WORK/corpus
 mkdir -p "$C"
 X_LANGS=()
@@ -109,97 +220,200 @@ config() { # tags bpe-line
 		    - {pair: "en-{x}", src: valid.en, tgt: "valid.{x}", directions: both, each: $EACH}
 	YAML
 }
-# Both data directories share one BPE model, so the two tag schemes see the
-# same subwords.
-config S-ENC-T-DEC "merges: $MERGES" >"$C/senc.yaml"
-log "data: S-ENC-T-DEC"
-"$STRATA" prepare --config "$C/senc.yaml" --out "$WORK/data-senc"
-config T-ENC "model: $WORK/data-senc/bpe.json" >"$C/tenc.yaml"
-log "data: T-ENC"
-"$STRATA" prepare --config "$C/tenc.yaml" --out "$WORK/data-tenc"
+# One BPE model for both tag schemes, so that they see the same subwords.
+if [ ! -s "$WORK/data-senc/.done" ]; then
+	config S-ENC-T-DEC "merges: $MERGES" >"$C/senc.yaml"
+	log "data: S-ENC-T-DEC"
+	"$STRATA" prepare --config "$C/senc.yaml" --out "$WORK/data-senc"
+	echo ok >"$WORK/data-senc/.done"
+fi
+if [ ! -s "$WORK/data-tenc/.done" ]; then
+	config T-ENC "model: $WORK/data-senc/bpe.json" >"$C/tenc.yaml"
+	log "data: T-ENC"
+	"$STRATA" prepare --config "$C/tenc.yaml" --out "$WORK/data-tenc"
+	echo ok >"$WORK/data-tenc/.done"
+fi
 [ "${STOP_AFTER:-}" = data ] && { log "stopping after data (STOP_AFTER)"; exit 0; }
 
 # --- training -------------------------------------------------------------
 SETARGS=()
 for kv in $SET; do SETARGS+=(--set "$kv"); done
-# name data norm
-SYSTEMS=("pre-senc senc pre" "post-senc senc post" "pre-tenc tenc pre" "post-tenc tenc post")
-[ "$SWAP" = 1 ] && SYSTEMS+=("swap-senc senc swap-pre")
-# ONLY="pre-senc post-senc" restricts every stage to those systems (a
-# shorter run of the paper's central comparison).
-if [ -n "${ONLY:-}" ]; then
-	kept=()
-	for s in "${SYSTEMS[@]}"; do
-		for o in $ONLY; do [ "${s%% *}" = "$o" ] && kept+=("$s"); done
-	done
-	SYSTEMS=("${kept[@]}")
-fi
+# train NAME DATA NORM RES PARAMS THREADS: trains until patience or the cap
+# and records why in RUN/.done; returns 1 when it stopped before (time
+# limit, Ctrl-C).
 train() {
-	local name=$1 data=$WORK/data-$2 norm=$3 dir=$WORK/runs/$1
-	if [ -e "$dir/.done" ]; then
-		log "train $name: done"
-		return
-	fi
-	log "train $name ($norm, $2): $MAX_UPDATE updates"
+	local name=$1 data=$WORK/data-$2 norm=$3 res=$4 params=$5 threads=$6 dir=$WORK/runs/$1
+	[ -e "$dir/.done" ] && return 0
+	mkdir -p "$dir"
+	local extra=()
+	[ "$res" = nores ] && extra+=(--set no_residual_layer=4)
+	[ "$params" = simple ] && extra+=(--set norm_params=false)
+	[ -n "$STOP_TIME" ] && extra+=(--stop-time "$STOP_TIME")
+	log "train $name ($norm, $2, $res, $params): until $PATIENCE validations without improvement, at most $MAX_UPDATE updates; log $dir/train.log"
+	echo "--- $(date -u +%FT%TZ) $*" >>"$dir/train.log"
+	local rc=0
 	"$STRATA" train --data "$data" --save-dir "$dir" --preset "$PRESET" "${SETARGS[@]}" \
-		--set encoder_norm="$norm" --set decoder_norm="$norm" --set dropout="$DROPOUT" \
-		--max-update "$MAX_UPDATE" --max-tokens "$MAX_TOKENS" --lr "$LR" --warmup-updates "$WARMUP" \
-		--save-interval-updates 500 --validate-interval-updates 500 --log-interval 50 \
-		--threads "$THREADS" --seed "$SEED" --resume
-	touch "$dir/.done"
+		--set encoder_norm="$norm" --set decoder_norm="$norm" --set dropout="$DROPOUT" "${extra[@]}" \
+		--lr "$LR" --warmup-updates "$WARMUP" --adam-betas 0.9,0.98 --label-smoothing "$LABEL_SMOOTHING" \
+		--max-tokens "$MAX_TOKENS" --max-update "$MAX_UPDATE" --patience "$PATIENCE" \
+		--save-interval-updates "$VALIDATE_EVERY" --validate-interval-updates "$VALIDATE_EVERY" \
+		--log-interval 100 --threads "$threads" --seed "$SEED" --resume >>"$dir/train.log" 2>&1 || rc=$?
+	local why=""
+	last_done_is_current "$dir" && why=$(sed -n 's/.*done: //p' "$dir/train.log" | tail -n 1)
+	case "$rc:$why" in
+	0:*"did not improve"*) echo "converged: $why" >"$dir/.done" ;;
+	0:*"reached max_update"*) echo "cap: $why" >"$dir/.done" ;;
+	*)
+		log "train $name: stopped before convergence (exit $rc${why:+, $why}); rerun the same command to continue (see $dir/train.log)"
+		return 1
+		;;
+	esac
+	log "train $name: $(cat "$dir/.done")"
 }
-for s in "${SYSTEMS[@]}"; do
-	# shellcheck disable=SC2086 # three words: name data norm
-	train $s
-done
-[ "${STOP_AFTER:-}" = train ] && { log "stopping after training (STOP_AFTER)"; exit 0; }
-
-# --- evaluation matrix ----------------------------------------------------
-LANGCSV=$(echo $LANGS | tr ' ' ,)
-matrix() { # name testset-name testset-dir
-	local out=$WORK/eval/$1/$2
-	if [ -s "$out/matrix.json" ]; then
-		log "eval-matrix $1 on $2: done"
-		return
-	fi
-	log "eval-matrix $1 on $2 (first $EVAL_LINES lines)"
-	"$STRATA" eval-matrix --model "$WORK/runs/$1" --test "$3" --langs "$LANGCSV" --max-lines "$EVAL_LINES" \
-		--beam "$BEAM" --lid-model "$LID" --threads "$THREADS" --out "$out" >/dev/null
+# last_done_is_current: the last "done:" line of the log belongs to the
+# invocation that just ended (after the last "---" marker).
+last_done_is_current() {
+	awk '/^--- /{d=0} /done: /{d=1} END{exit d ? 0 : 1}' "$1/train.log"
 }
-for s in "${SYSTEMS[@]}"; do
-	name=${s%% *}
-	matrix "$name" l10n "$L10N/test"
-	matrix "$name" flores "$FLORES"
-done
+# train_group SYSTEM...: trains the selected systems in order, two side by
+# side (one thread each) with PARALLEL=2; stops the script at the first
+# system that did not finish.
+train_group() {
+	local -a todo=()
+	local s
+	for s in "$@"; do
+		selected "${s%% *}" && todo+=("$s")
+	done
+	local i=0
+	while [ "$i" -lt "${#todo[@]}" ]; do
+		if [ "$PARALLEL" = 2 ] && [ $((i + 1)) -lt "${#todo[@]}" ]; then
+			local ra=0 rb=0
+			# shellcheck disable=SC2086 # five words per system
+			train ${todo[i]} 1 &
+			local pa=$!
+			# shellcheck disable=SC2086
+			train ${todo[i + 1]} 1 &
+			local pb=$!
+			wait "$pa" || ra=$?
+			wait "$pb" || rb=$?
+			[ "$ra" = 0 ] && [ "$rb" = 0 ] || exit 0
+			i=$((i + 2))
+		else
+			# shellcheck disable=SC2086
+			train ${todo[i]} "$THREADS" || exit 0
+			i=$((i + 1))
+		fi
+	done
+}
 
-# --- LLR for the S-ENC-T-DEC pair -----------------------------------------
-llr() { # name legend
+# --- evaluation -----------------------------------------------------------
+# matrix NAME TESTNAME DIR: one system on one test set; the pivot system
+# also translates every zero-shot direction through English (row 0).
+matrix() {
+	local name=$1 out=$WORK/eval/$1/$2 pivot=(--no-pivot)
+	[ -s "$out/matrix.json" ] && return 0
+	[ "$name" = "$PIVOT_SYSTEM" ] && pivot=()
+	log "eval-matrix $name on $2"
+	"$STRATA" eval-matrix --model "$WORK/runs/$name" --test "$3" --langs "$LANGCSV" --max-lines "$EVAL_LINES" \
+		--beam "$BEAM" --max-len-b "$MAX_LEN_B" --lid-model "$LID" --threads "$THREADS" "${pivot[@]}" \
+		--out "$out" >/dev/null 2>>"$WORK/eval/eval.log"
+}
+evaluate() { # SYSTEM...
+	mkdir -p "$WORK/eval"
+	local s name
+	for s in "$@"; do
+		name=${s%% *}
+		selected "$name" && [ -e "$WORK/runs/$name/.done" ] || continue
+		matrix "$name" l10n "$L10N/test"
+		matrix "$name" tatoeba "$TATOEBA"
+		matrix "$name" flores "$FLORES"
+	done
+}
+llr() { # NAME LEGEND
 	local out=$WORK/llr/$1
-	if [ -s "$out/llr.json" ]; then
-		log "llr $1: done"
-		return
-	fi
+	[ -s "$out/llr.json" ] && return 0
+	selected "$1" && [ -e "$WORK/runs/$1/.done" ] || return 0
 	log "llr $1"
 	"$STRATA" analyze llr --model "$WORK/runs/$1" --dev "$L10N/dev" --test "$L10N/test" --langs "$LANGCSV" \
 		--max-dev-lines "$LLR_DEV_LINES" --max-test-lines "$LLR_TEST_LINES" --name "$2" \
-		--threads "$THREADS" --out "$out" >/dev/null
+		--threads "$THREADS" --out "$out" >/dev/null 2>>"$WORK/llr.log"
 }
+# zs_bleu NAME: zero-shot BLEU of a system on the l10n test (from the
+# summary table's row).
+zs_bleu() {
+	"$STRATA" eval-matrix table "$1=$WORK/eval/$1/l10n/matrix.json" | awk -F'|' -v n="$1" '$2 == " " n " " { split($3, a, " "); print a[1] }'
+}
+# best NORM SYSTEM...: the trained, evaluated system of that norm with the
+# highest l10n zero-shot BLEU.
+best() {
+	local norm=$1 s name b top="" topb=-1
+	shift
+	for s in "$@"; do
+		name=${s%% *}
+		[[ "$name" == "$norm"-* ]] && [ -s "$WORK/eval/$name/l10n/matrix.json" ] || continue
+		b=$(zs_bleu "$name")
+		if awk -v a="$b" -v c="$topb" 'BEGIN{exit !(a > c)}'; then top=$name topb=$b; fi
+	done
+	echo "$top"
+}
+
+train_group "${ROWS1_4[@]}"
+evaluate "${ROWS1_4[@]}"
 llr pre-senc Pre
 llr post-senc Post
+llr pre-tenc PreTENC
+llr post-tenc PostTENC
+[ "${STOP_AFTER:-}" = rows1-4 ] && { log "stopping after rows #1-#4 (STOP_AFTER)"; exit 0; }
+
+train_group "${ROWS5_8[@]}"
+evaluate "${ROWS5_8[@]}"
+[ "${STOP_AFTER:-}" = rows5-8 ] && { log "stopping after rows #5-#8 (STOP_AFTER)"; exit 0; }
+
+# Table 4: LayerNorm without gain and bias for the best row of each norm.
+T4=()
+T4_PRE=${T4_PRE:-$(best pre "${ROWS1_4[@]}" "${ROWS5_8[@]}")}
+T4_POST=${T4_POST:-$(best post "${ROWS1_4[@]}" "${ROWS5_8[@]}")}
+for base in $T4_PRE $T4_POST; do
+	for s in "${ROWS1_4[@]}" "${ROWS5_8[@]}"; do
+		# shellcheck disable=SC2086
+		set -- $s
+		[ "$1" = "$base" ] && T4+=("$1-simple $2 $3 $4 simple")
+	done
+done
+[ -n "${ONLY:-}" ] && for s in "${T4[@]}"; do ONLY="$ONLY ${s%% *}"; done
+train_group "${T4[@]}" "${SWAP[@]}"
+evaluate "${T4[@]}" "${SWAP[@]}"
 
 # --- summaries ------------------------------------------------------------
 S=$WORK/summary
 mkdir -p "$S"
-for t in l10n flores; do
+ALL=("${ROWS1_4[@]}" "${ROWS5_8[@]}" "${T4[@]}" "${SWAP[@]}")
+for t in l10n tatoeba flores; do
 	args=()
-	for s in "${SYSTEMS[@]}"; do
+	for s in "${ALL[@]}"; do
 		name=${s%% *}
-		args+=("$name=$WORK/eval/$name/$t/matrix.json")
+		[ -s "$WORK/eval/$name/$t/matrix.json" ] && args+=("$name=$WORK/eval/$name/$t/matrix.json")
 	done
+	[ "${#args[@]}" -gt 0 ] || continue
 	"$STRATA" eval-matrix table "${args[@]}" >"$S/table-$t.md"
-	log "summary ($t test set): $S/table-$t.md"
-	cat "$S/table-$t.md" >&2
+	# every PostNorm (and Swap-PreNorm) system against its PreNorm twin
+	: >"$S/significance-$t.md"
+	for s in "${ALL[@]}"; do
+		name=${s%% *}
+		case $name in post-* | swap-*) twin=pre-${name#*-} ;; *) continue ;; esac
+		[ -s "$WORK/eval/$name/$t/matrix.json" ] && [ -s "$WORK/eval/$twin/$t/matrix.json" ] || continue
+		"$STRATA" eval-matrix table --baseline "$twin" --bootstrap-samples "$BOOTSTRAP_SAMPLES" \
+			"$twin=$WORK/eval/$twin/$t/matrix.json" "$name=$WORK/eval/$name/$t/matrix.json" >>"$S/significance-$t.md"
+	done
+	log "summary ($t): $S/table-$t.md, $S/significance-$t.md"
 done
-"$STRATA" analyze llr-plot --out "$S/llr" Pre="$WORK/llr/pre-senc/llr.json" Post="$WORK/llr/post-senc/llr.json" >/dev/null
-log "LLR figures and table: $S/llr"
-log "done; per-direction tables in $WORK/eval/NAME/{l10n,flores}/matrix.md"
+for pair in "Pre=pre-senc Post=post-senc llr-senc" "Pre=pre-tenc Post=post-tenc llr-tenc"; do
+	# shellcheck disable=SC2086
+	set -- $pair
+	a=$WORK/llr/${1#*=}/llr.json b=$WORK/llr/${2#*=}/llr.json
+	[ -s "$a" ] && [ -s "$b" ] || continue
+	"$STRATA" analyze llr-plot --out "$S/$3" "${1%%=*}=$a" "${2%%=*}=$b" >/dev/null
+done
+status >"$S/state.md"
+log "done; tables in $S, per-direction tables in $WORK/eval/NAME/{l10n,tatoeba,flores}/matrix.md"
+cat "$S/state.md" >&2

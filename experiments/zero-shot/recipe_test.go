@@ -1,0 +1,140 @@
+// Package zeroshot holds the test of the zero-shot recipe (run.sh): its
+// smoke mode runs every stage end to end on the shared data.
+package zeroshot
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/strata-nmt/strata/analysis"
+)
+
+// sharedDir finds the shared data next to the repository (../shared from
+// the repository root) or at /work/shared.
+func sharedDir() string {
+	for _, d := range []string{"../../../shared", "/work/shared"} {
+		ok := true
+		for _, p := range []string{"data/l10n/train", "data/l10n/test", "data/flores200-devtest", "data/tatoeba", "models/lid.176.ftz"} {
+			if _, err := os.Stat(filepath.Join(d, p)); err != nil {
+				ok = false
+			}
+		}
+		if ok {
+			abs, _ := filepath.Abs(d)
+			return abs
+		}
+	}
+	return ""
+}
+
+// recipe runs run.sh with the smoke settings and env, returning its log.
+func recipe(t *testing.T, root, bin, work, shared string, env ...string) string {
+	t.Helper()
+	cmd := exec.Command("bash", "experiments/zero-shot/run.sh")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), append([]string{"SMOKE=1", "WORK=" + work, "STRATA=" + bin, "SHARED=" + shared, "THREADS=1"}, env...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("run.sh %v: %v\n%s", env, err, out)
+	}
+	return string(out)
+}
+
+func TestSmokeRecipeRunsEveryStageAndResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the recipe end to end (-short)")
+	}
+	shared := sharedDir()
+	if shared == "" {
+		t.Skip("no shared data (../shared/data/{l10n,flores200-devtest,tatoeba}, models/lid.176.ftz next to the repository)")
+	}
+	for _, tool := range []string{"bash", "zcat", "awk", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not found", tool)
+		}
+	}
+	root, _ := filepath.Abs("../..")
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "strata")
+	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "strata")).CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	work := filepath.Join(tmp, "work")
+
+	// A time limit stops the first training before it finishes: nothing is
+	// marked trained, nothing evaluated, and the script says how to go on.
+	out := recipe(t, root, bin, work, shared, "STOP_TIME=1ns")
+	if !strings.Contains(out, "train pre-senc: stopped before convergence") || exists(work, "runs/pre-senc/.done") || exists(work, "eval") {
+		t.Fatalf("time-limited run did not stop at the first system:\n%s", out)
+	}
+
+	start := time.Now()
+	out = recipe(t, root, bin, work, shared)
+	t.Logf("smoke run: %s", time.Since(start).Round(time.Second))
+	systems := []string{"pre-senc", "post-senc", "pre-tenc", "post-tenc", "pre-senc-nores", "post-senc-nores",
+		"pre-tenc-nores", "post-tenc-nores", "swap-senc", "swap-senc-nores"}
+	// Table 4: one -simple system per norm, whichever rows were best.
+	simple, _ := filepath.Glob(filepath.Join(work, "runs", "*-simple"))
+	if len(simple) != 2 {
+		t.Errorf("Table 4 systems %v, want one PreNorm and one PostNorm", simple)
+	}
+	for _, s := range simple {
+		systems = append(systems, filepath.Base(s))
+	}
+	for _, s := range systems {
+		if !exists(work, "runs/"+s+"/.done") {
+			t.Errorf("%s was not trained", s)
+		}
+		for _, set := range []string{"l10n", "tatoeba", "flores"} {
+			if !exists(work, "eval/"+s+"/"+set+"/matrix.json") {
+				t.Errorf("%s was not evaluated on %s", s, set)
+			}
+		}
+	}
+	tat, err := analysis.ReadMatrix(filepath.Join(work, "eval/post-senc/tatoeba/matrix.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, d := range tat.Directions {
+		dirs = append(dirs, d.Part+":"+d.String())
+	}
+	if got := strings.Join(dirs, " "); got != "ita-nld:it-nl ita-nld:nl-it ita-ron:it-ro ita-ron:ro-it nld-ron:nl-ro nld-ron:ro-nl" {
+		t.Errorf("Tatoeba directions %s", got)
+	}
+	// Pivoting only with the paper's system #4.
+	if p, _ := analysis.ReadMatrix(filepath.Join(work, "eval/post-tenc/l10n/matrix.json")); p == nil || p.PivotZeroShot == nil {
+		t.Error("post-tenc (#4) has no pivot results")
+	}
+	if p, _ := analysis.ReadMatrix(filepath.Join(work, "eval/pre-senc/l10n/matrix.json")); p == nil || p.PivotZeroShot != nil {
+		t.Error("pre-senc pivoted; only #4 pivots")
+	}
+	sig, _ := os.ReadFile(filepath.Join(work, "summary/significance-l10n.md"))
+	for _, want := range []string{"post-senc against pre-senc", "post-tenc-nores against pre-tenc-nores", "swap-senc against pre-senc"} {
+		if !strings.Contains(string(sig), want) {
+			t.Errorf("significance-l10n.md lacks %q", want)
+		}
+	}
+	for _, f := range []string{"llr/post-tenc/llr.json", "summary/llr-senc/llr_zero-shot.png", "summary/table-tatoeba.md", "summary/state.md"} {
+		if !exists(work, f) {
+			t.Errorf("no %s", f)
+		}
+	}
+
+	// Everything done: a rerun trains and translates nothing.
+	out = recipe(t, root, bin, work, shared)
+	for _, stage := range []string{"] train ", "] eval-matrix ", "] llr ", "] data:"} {
+		if strings.Contains(out, stage) {
+			t.Errorf("rerun repeated a stage (%q):\n%s", stage, out)
+		}
+	}
+}
+
+func exists(dir, p string) bool {
+	_, err := os.Stat(filepath.Join(dir, p))
+	return err == nil
+}
