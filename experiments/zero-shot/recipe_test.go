@@ -34,14 +34,19 @@ func sharedDir() string {
 // recipe runs run.sh with the smoke settings and env, returning its log.
 func recipe(t *testing.T, root, bin, work, shared string, env ...string) string {
 	t.Helper()
+	out, err := recipeErr(root, bin, work, shared, env...)
+	if err != nil {
+		t.Fatalf("run.sh %v: %v\n%s", env, err, out)
+	}
+	return out
+}
+
+func recipeErr(root, bin, work, shared string, env ...string) (string, error) {
 	cmd := exec.Command("bash", "experiments/zero-shot/run.sh")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), append([]string{"SMOKE=1", "WORK=" + work, "STRATA=" + bin, "SHARED=" + shared, "THREADS=1"}, env...)...)
 	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("run.sh %v: %v\n%s", env, err, out)
-	}
-	return string(out)
+	return string(out), err
 }
 
 func TestSmokeRecipeRunsEveryStageAndResumes(t *testing.T) {
@@ -65,6 +70,10 @@ func TestSmokeRecipeRunsEveryStageAndResumes(t *testing.T) {
 	}
 	work := filepath.Join(tmp, "work")
 
+	// A failing training stops the script with an error and its log.
+	if out, err := recipeErr(root, bin, work, shared, "SET=no_such_field=1"); err == nil || !strings.Contains(out, "strata train failed") {
+		t.Fatalf("a failing training: error %v\n%s", err, out)
+	}
 	// A time limit stops the first training before it finishes: nothing is
 	// marked trained, nothing evaluated, and the script says how to go on.
 	out := recipe(t, root, bin, work, shared, "STOP_TIME=1ns")

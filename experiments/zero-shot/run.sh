@@ -240,7 +240,7 @@ SETARGS=()
 for kv in $SET; do SETARGS+=(--set "$kv"); done
 # train NAME DATA NORM RES PARAMS THREADS: trains until patience or the cap
 # and records why in RUN/.done; returns 1 when it stopped before (time
-# limit, Ctrl-C).
+# limit, Ctrl-C: rerun to continue) and 2 when strata train failed.
 train() {
 	local name=$1 data=$WORK/data-$2 norm=$3 res=$4 params=$5 threads=$6 dir=$WORK/runs/$1
 	[ -e "$dir/.done" ] && return 0
@@ -263,9 +263,14 @@ train() {
 	case "$rc:$why" in
 	0:*"did not improve"*) echo "converged: $why" >"$dir/.done" ;;
 	0:*"reached max_update"*) echo "cap: $why" >"$dir/.done" ;;
-	*)
-		log "train $name: stopped before convergence (exit $rc${why:+, $why}); rerun the same command to continue (see $dir/train.log)"
+	0:*)
+		log "train $name: stopped before convergence${why:+ ($why)}; rerun the same command to continue (see $dir/train.log)"
 		return 1
+		;;
+	*)
+		log "train $name: strata train failed (exit $rc); the end of $dir/train.log:"
+		tail -n 5 "$dir/train.log" >&2
+		return 2
 		;;
 	esac
 	log "train $name: $(cat "$dir/.done")"
@@ -277,7 +282,7 @@ last_done_is_current() {
 }
 # train_group SYSTEM...: trains the selected systems in order, two side by
 # side (one thread each) with PARALLEL=2; stops the script at the first
-# system that did not finish.
+# system that did not finish (exit 0 when paused, 1 on a failure).
 train_group() {
 	local -a todo=()
 	local s
@@ -296,11 +301,15 @@ train_group() {
 			local pb=$!
 			wait "$pa" || ra=$?
 			wait "$pb" || rb=$?
+			[ "$ra" = 2 ] || [ "$rb" = 2 ] && exit 1
 			[ "$ra" = 0 ] && [ "$rb" = 0 ] || exit 0
 			i=$((i + 2))
 		else
+			local rc=0
 			# shellcheck disable=SC2086
-			train ${todo[i]} "$THREADS" || exit 0
+			train ${todo[i]} "$THREADS" || rc=$?
+			[ "$rc" = 2 ] && exit 1
+			[ "$rc" = 0 ] || exit 0
 			i=$((i + 1))
 		fi
 	done
@@ -316,7 +325,12 @@ matrix() {
 	log "eval-matrix $name on $2"
 	"$STRATA" eval-matrix --model "$WORK/runs/$name" --test "$3" --langs "$LANGCSV" --max-lines "$EVAL_LINES" \
 		--beam "$BEAM" --max-len-b "$MAX_LEN_B" --lid-model "$LID" --threads "$THREADS" "${pivot[@]}" \
-		--out "$out" >/dev/null 2>>"$WORK/eval/eval.log"
+		--out "$out" >/dev/null 2>>"$WORK/eval/eval.log" || failed "eval-matrix $name on $2" "$WORK/eval/eval.log"
+}
+failed() { # WHAT LOG
+	log "$1 failed; the end of $2:"
+	tail -n 5 "$2" >&2
+	exit 1
 }
 evaluate() { # SYSTEM...
 	mkdir -p "$WORK/eval"
@@ -336,7 +350,7 @@ llr() { # NAME LEGEND
 	log "llr $1"
 	"$STRATA" analyze llr --model "$WORK/runs/$1" --dev "$L10N/dev" --test "$L10N/test" --langs "$LANGCSV" \
 		--max-dev-lines "$LLR_DEV_LINES" --max-test-lines "$LLR_TEST_LINES" --name "$2" \
-		--threads "$THREADS" --out "$out" >/dev/null 2>>"$WORK/llr.log"
+		--threads "$THREADS" --out "$out" >/dev/null 2>>"$WORK/llr.log" || failed "llr $1" "$WORK/llr.log"
 }
 # zs_bleu NAME: zero-shot BLEU of a system on the l10n test (from the
 # summary table's row).
