@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 
 	"github.com/strata-nmt/strata/internal/textio"
@@ -113,23 +112,7 @@ func CompareMatrices(sysName string, sys *MatrixResult, sysHyp, baseName string,
 
 func testDirection(sys *MatrixResult, d DirectionResult, sysHyp string, base *MatrixResult, b DirectionResult, baseHyp string,
 	opt metrics.BootstrapOptions) (DirectionTest, metrics.PairedResult, error) {
-	ref, err := refFile(sys, d)
-	if err != nil {
-		return DirectionTest{}, metrics.PairedResult{}, err
-	}
-	if bref, err := refFile(base, b); err != nil || bref != ref || b.Lines != d.Lines {
-		return DirectionTest{}, metrics.PairedResult{}, fmt.Errorf("the system was scored on %d lines of %s, the baseline on %d lines of %s",
-			d.Lines, ref, b.Lines, bref)
-	}
-	refs, err := firstLines(ref, d.Lines)
-	if err != nil {
-		return DirectionTest{}, metrics.PairedResult{}, err
-	}
-	hs, err := firstLines(filepath.Join(sysHyp, hypFile(d)), d.Lines)
-	if err != nil {
-		return DirectionTest{}, metrics.PairedResult{}, err
-	}
-	hb, err := firstLines(filepath.Join(baseHyp, hypFile(b)), d.Lines)
+	refs, hs, hb, err := pairedInputs(sys, d, sysHyp, base, b, baseHyp)
 	if err != nil {
 		return DirectionTest{}, metrics.PairedResult{}, err
 	}
@@ -144,6 +127,30 @@ func testDirection(sys *MatrixResult, d DirectionResult, sysHyp string, base *Ma
 	t := DirectionTest{Direction: d.Direction, Kind: d.Kind, Part: d.Part, Baseline: r.Baseline.Score, System: r.System.Score,
 		CI: r.System.CI, PValue: r.PValue}
 	return t, r, nil
+}
+
+// pairedInputs reads the references and both systems' hypotheses of one
+// direction, checking that both were scored on the same lines.
+func pairedInputs(sys *MatrixResult, d DirectionResult, sysHyp string, base *MatrixResult, b DirectionResult, baseHyp string) (
+	refs, hs, hb []string, err error) {
+	ref, err := refFile(sys, d)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if bref, err := refFile(base, b); err != nil || bref != ref || b.Lines != d.Lines {
+		return nil, nil, nil, fmt.Errorf("the system was scored on %d lines of %s, the baseline on %d lines of %s",
+			d.Lines, ref, b.Lines, bref)
+	}
+	if refs, err = firstLines(ref, d.Lines); err != nil {
+		return nil, nil, nil, err
+	}
+	if hs, err = firstLines(filepath.Join(sysHyp, hypFile(d)), d.Lines); err != nil {
+		return nil, nil, nil, err
+	}
+	if hb, err = firstLines(filepath.Join(baseHyp, hypFile(b)), d.Lines); err != nil {
+		return nil, nil, nil, err
+	}
+	return refs, hs, hb, nil
 }
 
 // refFile is the row's reference; matrix.json files written before rows
@@ -177,35 +184,4 @@ func firstLines(path string, n int) ([]string, error) {
 		return nil, fmt.Errorf("%s has %d lines, want %d", path, len(ls), n)
 	}
 	return ls[:n], nil
-}
-
-// SignificanceMarkdown writes, for each comparison, the counts over
-// zero-shot and supervised directions and the per-direction table.
-func SignificanceMarkdown(w io.Writer, sigs []*Significance) error {
-	bw := &errWriter{w: w}
-	for _, s := range sigs {
-		bw.printf("\n### %s against %s: paired bootstrap per direction\n\n", s.System, s.Baseline)
-		bw.printf("%s (`%s`).\n\n", s.countSentence(), s.Signature)
-		bw.printf("| direction | kind | %s BLEU | %s BLEU (95%% CI) | Δ | p | at p < %.2f |\n|---|---|---:|---:|---:|---:|---|\n",
-			s.Baseline, s.System, SignificanceLevel)
-		for _, t := range s.Tests {
-			bw.printf("| %s | %s | %.2f | %.2f (± %.2f) | %+.2f | %.4f | %s |\n", t.Direction, t.Kind, t.Baseline, t.System, t.CI,
-				t.System-t.Baseline, t.PValue, t.Verdict())
-		}
-	}
-	return bw.err
-}
-
-func (s *Significance) countSentence() string {
-	z, v := s.ZeroShot, s.Supervised
-	return fmt.Sprintf("Zero-shot: %s significantly better than %s (p < %.2f) in %d of %d directions, significantly worse in %d, "+
-		"not significant in %d; supervised: better in %d of %d, worse in %d",
-		s.System, s.Baseline, SignificanceLevel, z.Better, z.Directions, z.Worse, z.Directions-z.Better-z.Worse,
-		v.Better, v.Directions, v.Worse)
-}
-
-// summaryCell is the significance column of SummaryMarkdown.
-func (s *Significance) summaryCell() string {
-	z := s.ZeroShot
-	return fmt.Sprintf("%d↑ %d↓ %d= of %d", z.Better, z.Worse, z.Directions-z.Better-z.Worse, z.Directions)
 }
