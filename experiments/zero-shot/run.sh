@@ -42,7 +42,9 @@
 #     with the same cap MAX_UPDATE=30000 (about 55 epochs) for every system;
 #     the state table says which systems converged and which hit the cap.
 # About 8-13 hours per system on 2 idle cores; `status` prints where each
-# system stands.
+# system stands. Per-layer gradient norms are logged (--log-grad-norms) so
+# that a PostNorm run that stalls can be diagnosed with `strata analyze
+# grad-norms WORK/runs/NAME` without training it again.
 #
 # Resumable at every stage: data stages skip when their outputs exist;
 # trainings continue from checkpoint_last (--resume) and a system counts as
@@ -257,7 +259,7 @@ train() {
 		--lr "$LR" --warmup-updates "$WARMUP" --adam-betas 0.9,0.98 --label-smoothing "$LABEL_SMOOTHING" \
 		--max-tokens "$MAX_TOKENS" --max-update "$MAX_UPDATE" --patience "$PATIENCE" \
 		--save-interval-updates "$VALIDATE_EVERY" --validate-interval-updates "$VALIDATE_EVERY" \
-		--log-interval 100 --threads "$threads" --seed "$SEED" --resume >>"$dir/train.log" 2>&1 || rc=$?
+		--log-interval 100 --log-grad-norms --threads "$threads" --seed "$SEED" --resume >>"$dir/train.log" 2>&1 || rc=$?
 	local why=""
 	last_done_is_current "$dir" && why=$(sed -n 's/.*done: //p' "$dir/train.log" | tail -n 1)
 	case "$rc:$why" in
