@@ -226,13 +226,13 @@ config() { # tags bpe-line
 if [ ! -s "$WORK/data-senc/.done" ]; then
 	config S-ENC-T-DEC "merges: $MERGES" >"$C/senc.yaml"
 	log "data: S-ENC-T-DEC"
-	"$STRATA" prepare --config "$C/senc.yaml" --out "$WORK/data-senc"
+	"$STRATA" prepare --config "$C/senc.yaml" --output "$WORK/data-senc"
 	echo ok >"$WORK/data-senc/.done"
 fi
 if [ ! -s "$WORK/data-tenc/.done" ]; then
 	config T-ENC "model: $WORK/data-senc/bpe.json" >"$C/tenc.yaml"
 	log "data: T-ENC"
-	"$STRATA" prepare --config "$C/tenc.yaml" --out "$WORK/data-tenc"
+	"$STRATA" prepare --config "$C/tenc.yaml" --output "$WORK/data-tenc"
 	echo ok >"$WORK/data-tenc/.done"
 fi
 [ "${STOP_AFTER:-}" = data ] && { log "stopping after data (STOP_AFTER)"; exit 0; }
@@ -265,7 +265,7 @@ train() {
 	case "$rc:$why" in
 	0:*"did not improve"*) echo "converged: $why" >"$dir/.done" ;;
 	0:*"reached max_update"*) echo "cap: $why" >"$dir/.done" ;;
-	0:*)
+	0:* | 130:* | 143:*) # time limit, or interrupted (the checkpoint is saved)
 		log "train $name: stopped before convergence${why:+ ($why)}; rerun the same command to continue (see $dir/train.log)"
 		return 1
 		;;
@@ -327,7 +327,7 @@ matrix() {
 	log "eval-matrix $name on $2"
 	"$STRATA" eval-matrix --model "$WORK/runs/$name" --test "$3" --langs "$LANGCSV" --max-lines "$EVAL_LINES" \
 		--beam "$BEAM" --max-len-b "$MAX_LEN_B" --lid-model "$LID" --threads "$THREADS" "${pivot[@]}" \
-		--out "$out" >/dev/null 2>>"$WORK/eval/eval.log" || failed "eval-matrix $name on $2" "$WORK/eval/eval.log"
+		--output "$out" >/dev/null 2>>"$WORK/eval/eval.log" || failed "eval-matrix $name on $2" "$WORK/eval/eval.log"
 }
 failed() { # WHAT LOG
 	log "$1 failed; the end of $2:"
@@ -352,7 +352,7 @@ llr() { # NAME LEGEND
 	log "llr $1"
 	"$STRATA" analyze llr --model "$WORK/runs/$1" --dev "$L10N/dev" --test "$L10N/test" --langs "$LANGCSV" \
 		--max-dev-lines "$LLR_DEV_LINES" --max-test-lines "$LLR_TEST_LINES" --name "$2" \
-		--threads "$THREADS" --out "$out" >/dev/null 2>>"$WORK/llr.log" || failed "llr $1" "$WORK/llr.log"
+		--threads "$THREADS" --output "$out" >/dev/null 2>>"$WORK/llr.log" || failed "llr $1" "$WORK/llr.log"
 }
 # zs_bleu NAME: zero-shot BLEU of a system on the l10n test (from the
 # summary table's row).
@@ -428,7 +428,7 @@ for pair in "Pre=pre-senc Post=post-senc llr-senc" "Pre=pre-tenc Post=post-tenc 
 	set -- $pair
 	a=$WORK/llr/${1#*=}/llr.json b=$WORK/llr/${2#*=}/llr.json
 	[ -s "$a" ] && [ -s "$b" ] || continue
-	"$STRATA" analyze llr-plot --out "$S/$3" "${1%%=*}=$a" "${2%%=*}=$b" >/dev/null
+	"$STRATA" analyze llr-plot --output "$S/$3" "${1%%=*}=$a" "${2%%=*}=$b" >/dev/null
 done
 status >"$S/state.md"
 log "done; tables in $S, per-direction tables in $WORK/eval/NAME/{l10n,tatoeba,flores}/matrix.md"
