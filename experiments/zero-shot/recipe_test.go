@@ -62,6 +62,11 @@ func TestSmokeRecipeRunsEveryStageAndResumes(t *testing.T) {
 			t.Skipf("%s not found", tool)
 		}
 	}
+	// Reading the script here makes go test's cache depend on it (the
+	// bash that runs it is not tracked).
+	if b, err := os.ReadFile("run.sh"); err != nil || !strings.Contains(string(b), "SMOKE") {
+		t.Fatalf("run.sh: %v", err)
+	}
 	root, _ := filepath.Abs("../..")
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "strata")
