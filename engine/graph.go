@@ -23,6 +23,8 @@ type Graph struct {
 	seed    uint64
 	counter uint64
 	threads int
+	// int8: Linear multiplies in int8 (inference graphs only, int8.go)
+	int8 bool
 	// op profiling (profile.go): nil when off
 	prof      *OpProfile
 	profMark  time.Time

@@ -15,6 +15,10 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 	n := x.Rows()
 	shape := append(append(make([]int, 0, MaxDims), x.Shape()[:x.ndim-1]...), out)
 	y := g.newTensor([]*Tensor{x, w, b}, shape...)
+	if g.int8 && !g.record {
+		g.linearInt8(x, w, b, y)
+		return y
+	}
 	beta := float32(0)
 	if b != nil {
 		g.parallel(n, out, func(_, lo, hi int) {

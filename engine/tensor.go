@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // MaxDims is the largest rank a Tensor can have.
@@ -26,6 +27,9 @@ type Tensor struct {
 	// arenaGrad: Grad came from the graph's arena for this tensor (an
 	// intermediate), so backward may recycle it once consumed
 	arenaGrad bool
+	// int8w is the quantized form int8 inference graphs multiply with
+	// (*Int8Weights, see int8.go), nil until needed.
+	int8w unsafe.Pointer
 }
 
 // NewTensor allocates a zeroed tensor that owns its data.

@@ -1,0 +1,337 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Int8 inference: weights quantized per output row, activations per row on
+// the fly, products accumulated in int32 and dequantised into the float32
+// epilogue (scales, bias). See docs/decoding.md ("int8") for the scheme.
+//
+// The AVX2 kernel multiplies with vpmaddubsw, which takes one operand as
+// unsigned bytes, the other as signed bytes, and adds adjacent products into
+// a saturating int16. Activations are quantized symmetrically to
+// [-127, 127] and stored shifted by +128 as unsigned [1, 255]; the shift
+// adds 128·Σ_k w[j][k] to every output of column j, which is subtracted
+// again (the compensation term, computed once from the weights). Two
+// products of at most 255·|w| must fit an int16 (32767), so weights are
+// quantized to [-64, 64] ("7-bit"): 2·255·64 = 32640, and the pair sum can
+// never saturate, so the int32 result is exact (the tests check it against
+// an integer reference at the extremes). The activations keep the full 8
+// bits because they are the harder side to quantize (outlier channels);
+// fbgemm makes the opposite choice (7-bit activations, "reduce_range")
+// because its activation scale is one per tensor, not one per row.
+
+const (
+	// WeightQMax is the largest magnitude of a quantized weight.
+	WeightQMax = 64
+	// ActQMax is the largest magnitude of a quantized activation.
+	ActQMax = 127
+	// actShift makes activations unsigned for vpmaddubsw.
+	actShift = 128
+	// panelCols is the number of output columns one packed panel holds
+	// (two 8-lane int32 vectors), tileRows the activation rows of a tile.
+	panelCols = 16
+	tileRows  = 4
+)
+
+// Int8Weights is a weight matrix (Rows outputs × Cols inputs) quantized per
+// output row: W[r][k] ≈ Q[r·Cols+k]·Scale[r].
+type Int8Weights struct {
+	Rows, Cols int
+	Q          []int8
+	Scale      []float32
+
+	k4     int     // inner dimension in groups of 4 (Cols rounded up)
+	packed []int8  // panels of panelCols rows, k4 groups of 4 bytes per row
+	comp   []int32 // actShift·Σ_k Q[r][k], panels·panelCols long
+	scale  []float32
+}
+
+// QuantizeWeights quantizes the rows×cols row-major matrix w per row to
+// [-WeightQMax, WeightQMax] with Scale[r] = max_k |w[r][k]| / WeightQMax.
+func QuantizeWeights(w []float32, rows, cols int) *Int8Weights {
+	if len(w) != rows*cols {
+		panic(fmt.Sprintf("engine.QuantizeWeights: %d values for %d×%d", len(w), rows, cols))
+	}
+	q := make([]int8, rows*cols)
+	scale := make([]float32, rows)
+	for r := 0; r < rows; r++ {
+		scale[r] = quantizeRow(q[r*cols:(r+1)*cols], w[r*cols:(r+1)*cols], WeightQMax)
+	}
+	return NewInt8Weights(q, scale, rows, cols)
+}
+
+// NewInt8Weights wraps already quantized weights (a model file's) and packs
+// them for the kernels. Values must lie in [-WeightQMax, WeightQMax].
+func NewInt8Weights(q []int8, scale []float32, rows, cols int) *Int8Weights {
+	if len(q) != rows*cols || len(scale) != rows {
+		panic(fmt.Sprintf("engine.NewInt8Weights: %d values and %d scales for %d×%d", len(q), len(scale), rows, cols))
+	}
+	for _, v := range q {
+		if v < -WeightQMax || v > WeightQMax {
+			panic(fmt.Sprintf("engine.NewInt8Weights: value %d outside ±%d", v, WeightQMax))
+		}
+	}
+	w := &Int8Weights{Rows: rows, Cols: cols, Q: q, Scale: scale, k4: (cols + 3) / 4}
+	w.pack()
+	return w
+}
+
+// quantizeRow writes round(x/s) to dst with s = max|x|/qmax and returns s
+// (0 for an all-zero row, whose values are then all 0).
+func quantizeRow(dst []int8, x []float32, qmax float32) float32 {
+	m := float32(0)
+	for _, v := range x {
+		m = max(m, abs32(v))
+	}
+	if m == 0 || m != m || m > math.MaxFloat32 {
+		clear(dst)
+		if m == 0 {
+			return 0
+		}
+		panic(fmt.Sprintf("engine: cannot quantize a row holding %v", m))
+	}
+	s := m / qmax
+	inv := qmax / m
+	for k, v := range x {
+		dst[k] = int8(roundHalfAway(v * inv))
+	}
+	return s
+}
+
+func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
+
+// roundHalfAway rounds to the nearest integer, halves away from zero.
+func roundHalfAway(x float32) int32 {
+	if x < 0 {
+		return -int32(-x + 0.5)
+	}
+	return int32(x + 0.5)
+}
+
+// panels is the number of packed panels.
+func (w *Int8Weights) panels() int { return (w.Rows + panelCols - 1) / panelCols }
+
+// pack lays the weights out for the kernel: panel p holds rows
+// [16p, 16p+16); within it, for each group g of 4 inputs, the 4 bytes of
+// row 0, then row 1, ... row 15 (64 bytes), so one vpbroadcastd of 4
+// activation bytes multiplies 8 rows' 4 weights per vector. Missing rows
+// and inputs are zero.
+func (w *Int8Weights) pack() {
+	np := w.panels()
+	w.packed = make([]int8, np*w.k4*panelCols*4)
+	w.comp = make([]int32, np*panelCols)
+	w.scale = make([]float32, np*panelCols)
+	copy(w.scale, w.Scale)
+	for r := 0; r < w.Rows; r++ {
+		p, c := r/panelCols, r%panelCols
+		base := p * w.k4 * panelCols * 4
+		sum := int32(0)
+		for k, v := range w.Q[r*w.Cols : (r+1)*w.Cols] {
+			w.packed[base+(k/4)*panelCols*4+c*4+k%4] = v
+			sum += int32(v)
+		}
+		w.comp[r] = actShift * sum
+	}
+}
+
+// Dequantize writes Q·Scale into dst (Rows×Cols).
+func (w *Int8Weights) Dequantize(dst []float32) {
+	for r := 0; r < w.Rows; r++ {
+		s := w.Scale[r]
+		for k, v := range w.Q[r*w.Cols : (r+1)*w.Cols] {
+			dst[r*w.Cols+k] = float32(v) * s
+		}
+	}
+}
+
+// Bytes is the memory the quantized form holds (values, packed copy,
+// scales).
+func (w *Int8Weights) Bytes() int { return len(w.Q) + len(w.packed) + 4*(len(w.Scale)+len(w.comp)+len(w.scale)) }
+
+// Int8 returns the tensor's quantized form, or nil.
+func (t *Tensor) Int8() *Int8Weights {
+	return (*Int8Weights)(atomic.LoadPointer(&t.int8w))
+}
+
+// SetInt8 attaches a quantized form of the tensor (a 2-D weight) that
+// int8 graphs multiply with instead of Data. Data stays as it is: float32
+// graphs, embedding lookups and saving still read it.
+func (t *Tensor) SetInt8(w *Int8Weights) {
+	if w != nil && (t.ndim != 2 || w.Rows != t.shape[0] || w.Cols != t.shape[1]) {
+		panic(fmt.Sprintf("engine.SetInt8: %d×%d weights for tensor %v", w.Rows, w.Cols, t.Shape()))
+	}
+	atomic.StorePointer(&t.int8w, unsafe.Pointer(w))
+}
+
+var quantizeMu sync.Mutex
+
+// int8Of returns w's quantized form, quantizing Data on first use (once,
+// even when several graphs decode with the same model concurrently).
+func int8Of(w *Tensor) *Int8Weights {
+	if q := w.Int8(); q != nil {
+		return q
+	}
+	quantizeMu.Lock()
+	defer quantizeMu.Unlock()
+	if q := w.Int8(); q != nil {
+		return q
+	}
+	q := QuantizeWeights(w.Data, w.shape[0], w.shape[1])
+	w.SetInt8(q)
+	return q
+}
+
+// SetComputeInt8 makes every Linear of this inference graph multiply in
+// int8 (weights quantized on first use unless a model file brought them);
+// false restores float32. Recording graphs (training) ignore it.
+func (g *Graph) SetComputeInt8(on bool) { g.int8 = on }
+
+// ComputeInt8 reports whether Linear multiplies in int8.
+func (g *Graph) ComputeInt8() bool { return g.int8 && !g.record }
+
+// linearInt8 is Linear's int8 path: y = dequant(quant(x)·Qᵀ) + b.
+func (g *Graph) linearInt8(x, w, b *Tensor, y *Tensor) {
+	q := int8Of(w)
+	n, in := x.Rows(), q.Cols
+	kp := q.k4 * 4
+	nPad := (n + tileRows - 1) / tileRows * tileRows
+	// quantized activations (unsigned, shifted) and their row scales live
+	// in arena scratch, reinterpreted as bytes
+	abuf := g.arena.get((nPad*kp + 3) / 4)
+	act := unsafe.Slice((*uint8)(unsafe.Pointer(&abuf[0])), nPad*kp)
+	sa := g.arena.get(nPad)
+	g.parallel(nPad, in, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			row := act[r*kp : (r+1)*kp]
+			if r < n {
+				sa[r] = quantizeActs(row, x.Data[r*in:(r+1)*in])
+			} else {
+				sa[r] = 0
+				fillBytes(row, actShift)
+			}
+		}
+	})
+	var bias []float32
+	if b != nil {
+		bias = b.Data
+	}
+	g.int8Product(int8Kernel, act, n, sa, q, bias, y.Data)
+}
+
+// int8Product sets y (n×q.Rows) to the dequantised product of the shifted
+// activations act (rows of q.k4·4 bytes, n rounded up to tileRows, the
+// extra rows shifted zeros) with q, plus bias (nil for none), splitting
+// the weight panels over the graph's threads.
+func (g *Graph) int8Product(kern int8TileKernel, act []uint8, n int, sa []float32, q *Int8Weights, bias []float32, y []float32) {
+	out, kp := q.Rows, q.k4*4
+	np := q.panels()
+	g.parallel(np, n*kp*panelCols, func(_, lo, hi int) {
+		var tile [tileRows * panelCols]float32
+		var bpad [panelCols]float32
+		for p := lo; p < hi; p++ {
+			c0, cols := p*panelCols, min(panelCols, out-p*panelCols)
+			bp := &bpad
+			if bias != nil && cols == panelCols {
+				bp = (*[panelCols]float32)(bias[c0 : c0+panelCols])
+			} else {
+				clear(bpad[:])
+				if bias != nil {
+					copy(bpad[:], bias[c0:c0+cols])
+				}
+			}
+			wp := q.packed[p*q.k4*panelCols*4:]
+			for r0 := 0; r0 < n; r0 += tileRows {
+				rows := min(tileRows, n-r0)
+				a := act[r0*kp:]
+				if rows == tileRows && cols == panelCols {
+					kern.tile(a, kp, wp, q.k4, y[r0*out+c0:], out, q.comp[c0:], q.scale[c0:], sa[r0:], bp[:])
+					continue
+				}
+				kern.tile(a, kp, wp, q.k4, tile[:], panelCols, q.comp[c0:], q.scale[c0:], sa[r0:], bp[:])
+				for i := 0; i < rows; i++ {
+					copy(y[(r0+i)*out+c0:(r0+i)*out+c0+cols], tile[i*panelCols:i*panelCols+cols])
+				}
+			}
+		}
+	})
+}
+
+// quantizeActs writes x quantized to [-ActQMax, ActQMax] and shifted by
+// actShift into dst (zero-padded: shifted zeros) and returns the scale.
+func quantizeActs(dst []uint8, x []float32) float32 {
+	m := float32(0)
+	for _, v := range x {
+		m = max(m, abs32(v))
+	}
+	if m == 0 || m != m || m > math.MaxFloat32 {
+		fillBytes(dst, actShift)
+		if m == 0 {
+			return 0
+		}
+		// a NaN or Inf activation: let it show in the output rather than
+		// quantizing it to garbage
+		return float32(math.NaN())
+	}
+	inv := ActQMax / m
+	for k, v := range x {
+		dst[k] = uint8(roundHalfAway(v*inv) + actShift)
+	}
+	fillBytes(dst[len(x):], actShift)
+	return m / ActQMax
+}
+
+func fillBytes(b []uint8, v uint8) {
+	for i := range b {
+		b[i] = v
+	}
+}
+
+// int8TileKernel computes one tile of tileRows activation rows × panelCols
+// outputs: out[i·ldo+j] = float32(Σ_k a[i·lda+k]·w[j][k] − comp[j]) ·
+// (scale[j]·sa[i]) + bias[j], where a holds shifted activations and w is
+// a packed panel of k4 groups.
+type int8TileKernel struct {
+	name string
+	tile func(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, comp []int32, scale, sa, bias []float32)
+}
+
+// int8Kernels are the kernels this build can run on this CPU, best first;
+// int8Kernel is the one in use (STRATA_INT8=go forces the pure-Go one).
+var (
+	int8Kernels []int8TileKernel
+	int8Kernel  int8TileKernel
+)
+
+var goInt8Kernel = int8TileKernel{"go", tileInt8Go}
+
+// Int8Kernel names the int8 kernel in use.
+func Int8Kernel() string { return int8Kernel.name }
+
+// tileInt8Go is the pure-Go kernel (the reference the assembly follows
+// operation for operation, so both give bit-identical floats).
+func tileInt8Go(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, comp []int32, scale, sa, bias []float32) {
+	var acc [tileRows][panelCols]int32
+	for g := 0; g < k4; g++ {
+		blk := w[g*panelCols*4 : (g+1)*panelCols*4]
+		for i := 0; i < tileRows; i++ {
+			a4 := a[i*lda+4*g : i*lda+4*g+4]
+			a0, a1, a2, a3 := int32(a4[0]), int32(a4[1]), int32(a4[2]), int32(a4[3])
+			for j := 0; j < panelCols; j++ {
+				w4 := blk[4*j : 4*j+4]
+				acc[i][j] += a0*int32(w4[0]) + a1*int32(w4[1]) + a2*int32(w4[2]) + a3*int32(w4[3])
+			}
+		}
+	}
+	for i := 0; i < tileRows; i++ {
+		for j := 0; j < panelCols; j++ {
+			s := scale[j] * sa[i]
+			out[i*ldo+j] = float32(float32(acc[i][j]-comp[j])*s) + bias[j]
+		}
+	}
+}

@@ -1,0 +1,33 @@
+package engine
+
+import (
+	"os"
+)
+
+// tileInt8AVX2 is in int8_amd64.s.
+//
+//go:noescape
+func tileInt8AVX2(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32)
+
+var avx2Int8Kernel = int8TileKernel{"avx2 (vpmaddubsw u8·s7, int32 accumulation)", func(a []uint8, lda int, w []int8, k4 int,
+	out []float32, ldo int, comp []int32, scale, sa, bias []float32) {
+	// the assembly reads 4 rows of 4·k4 bytes, 16 columns and writes 4
+	// rows of 16: check the slices cover them (a bad call would corrupt
+	// memory, not panic)
+	_ = a[3*lda+4*k4-1]
+	_ = w[k4*panelCols*4-1]
+	_ = out[3*ldo+panelCols-1]
+	_, _, _, _ = comp[panelCols-1], scale[panelCols-1], sa[tileRows-1], bias[panelCols-1]
+	tileInt8AVX2(&a[0], lda, &w[0], k4, &out[0], ldo, &comp[0], &scale[0], &sa[0], &bias[0])
+}}
+
+func init() {
+	if haveAVX2FMA {
+		int8Kernels = append(int8Kernels, avx2Int8Kernel)
+	}
+	int8Kernels = append(int8Kernels, goInt8Kernel)
+	int8Kernel = int8Kernels[0]
+	if os.Getenv("STRATA_INT8") == "go" {
+		int8Kernel = goInt8Kernel
+	}
+}

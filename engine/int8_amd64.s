@@ -1,0 +1,91 @@
+#include "textflag.h"
+
+// int8 tile kernel for AVX2 (see int8.go for the scheme and the layout).
+
+DATA onesI16<>+0(SB)/8, $0x0001000100010001
+DATA onesI16<>+8(SB)/8, $0x0001000100010001
+DATA onesI16<>+16(SB)/8, $0x0001000100010001
+DATA onesI16<>+24(SB)/8, $0x0001000100010001
+GLOBL onesI16<>(SB), RODATA, $32
+
+// One row's products with the panel's two vectors Y8, Y9 (columns 0-7 and
+// 8-15), for the 4 activation bytes at (ptr): accumulate into lo, hi.
+#define ROW(ptr, lo, hi) \
+	VPBROADCASTD (ptr), Y10 \
+	VPMADDUBSW Y8, Y10, Y11 \
+	VPMADDUBSW Y9, Y10, Y12 \
+	VPMADDWD Y15, Y11, Y11 \
+	VPMADDWD Y15, Y12, Y12 \
+	VPADDD Y11, lo, lo \
+	VPADDD Y12, hi, hi
+
+// The epilogue of one row: (acc − comp) as float, times scale·sa[row],
+// plus bias, stored at (DI).
+#define OUT(lo, hi, saoff) \
+	VPSUBD (R9), lo, lo \
+	VPSUBD 32(R9), hi, hi \
+	VCVTDQ2PS lo, lo \
+	VCVTDQ2PS hi, hi \
+	VBROADCASTSS saoff(R11), Y10 \
+	VMULPS (R10), Y10, Y11 \
+	VMULPS 32(R10), Y10, Y12 \
+	VMULPS Y11, lo, lo \
+	VMULPS Y12, hi, hi \
+	VADDPS (R12), lo, lo \
+	VADDPS 32(R12), hi, hi \
+	VMOVUPS lo, (DI) \
+	VMOVUPS hi, 32(DI) \
+	ADDQ R8, DI
+
+// func tileInt8AVX2(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32)
+//
+// 4 rows of unsigned (shifted) activations, lda bytes apart, times a
+// packed panel of 16 weight rows over k4 groups of 4 inputs (k4 >= 1).
+// vpmaddubsw's int16 pair sums cannot saturate: |255·w0 + 255·w1| <= 32640
+// for weights in [-64, 64].
+TEXT ·tileInt8AVX2(SB), NOSPLIT, $0-80
+	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), DX
+	MOVQ w+16(FP), BX
+	MOVQ k4+24(FP), CX
+	MOVQ out+32(FP), DI
+	MOVQ ldo+40(FP), R8
+	SHLQ $2, R8
+	MOVQ comp+48(FP), R9
+	MOVQ scale+56(FP), R10
+	MOVQ sa+64(FP), R11
+	MOVQ bias+72(FP), R12
+	LEAQ (SI)(DX*1), R13
+	LEAQ (R13)(DX*1), R14
+	LEAQ (R14)(DX*1), AX
+	VMOVDQU onesI16<>(SB), Y15
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+
+loop:
+	VMOVDQU (BX), Y8
+	VMOVDQU 32(BX), Y9
+	ROW(SI, Y0, Y1)
+	ROW(R13, Y2, Y3)
+	ROW(R14, Y4, Y5)
+	ROW(AX, Y6, Y7)
+	ADDQ $64, BX
+	ADDQ $4, SI
+	ADDQ $4, R13
+	ADDQ $4, R14
+	ADDQ $4, AX
+	DECQ CX
+	JNZ loop
+
+	OUT(Y0, Y1, 0)
+	OUT(Y2, Y3, 4)
+	OUT(Y4, Y5, 8)
+	OUT(Y6, Y7, 12)
+	VZEROUPPER
+	RET

@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// refInt8 is the exact integer reference: Σ_k (a[i][k]−128)·q[j][k] in
+// int64, then the epilogue's float operations in the kernels' order.
+func refInt8(act []uint8, kp, n int, sa []float32, q *Int8Weights, bias []float32) []float32 {
+	y := make([]float32, n*q.Rows)
+	for i := 0; i < n; i++ {
+		for j := 0; j < q.Rows; j++ {
+			var acc int64
+			for k := 0; k < q.Cols; k++ {
+				acc += int64(int(act[i*kp+k])-actShift) * int64(q.Q[j*q.Cols+k])
+			}
+			if acc != int64(int32(acc)) {
+				panic("accumulator overflow in the reference")
+			}
+			b := float32(0)
+			if bias != nil {
+				b = bias[j]
+			}
+			y[i*q.Rows+j] = float32(float32(acc)*(q.Scale[j]*sa[i])) + b
+		}
+	}
+	return y
+}
+
+// randInt8Case draws quantized weights and shifted activations of the given
+// shape, a third of them at the extremes (±64, 1 and 255) where
+// vpmaddubsw's int16 pair sums come closest to saturating.
+func randInt8Case(rng *rand.Rand, n, in, out int) (act []uint8, nPad int, sa []float32, q *Int8Weights, bias []float32) {
+	qv := make([]int8, out*in)
+	for i := range qv {
+		switch rng.IntN(3) {
+		case 0:
+			qv[i] = int8(WeightQMax * (2*rng.IntN(2) - 1))
+		default:
+			qv[i] = int8(rng.IntN(2*WeightQMax+1) - WeightQMax)
+		}
+	}
+	scale := make([]float32, out)
+	for i := range scale {
+		scale[i] = rng.Float32() / 64
+	}
+	q = NewInt8Weights(qv, scale, out, in)
+	kp := q.k4 * 4
+	nPad = (n + tileRows - 1) / tileRows * tileRows
+	act = make([]uint8, nPad*kp)
+	sa = make([]float32, nPad)
+	for i := range act {
+		r, k := i/kp, i%kp
+		switch {
+		case r >= n || k >= in:
+			act[i] = actShift
+		case rng.IntN(3) == 0:
+			act[i] = uint8(actShift + ActQMax*(2*rng.IntN(2)-1))
+		default:
+			act[i] = uint8(actShift + rng.IntN(2*ActQMax+1) - ActQMax)
+		}
+	}
+	for i := 0; i < n; i++ {
+		sa[i] = rng.Float32() / 127
+	}
+	if rng.IntN(2) == 0 {
+		bias = make([]float32, out)
+		for i := range bias {
+			bias[i] = rng.Float32() - 0.5
+		}
+	}
+	return
+}
+
+func TestInt8KernelsMatchIntegerReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 16))
+	shapes := [][3]int{{1, 1, 1}, {4, 4, 16}, {3, 5, 17}, {7, 33, 31}, {13, 256, 40}, {160, 64, 48}, {9, 1024, 16}, {5, 257, 129}}
+	for i := 0; i < 12; i++ {
+		shapes = append(shapes, [3]int{1 + rng.IntN(40), 1 + rng.IntN(300), 1 + rng.IntN(70)})
+	}
+	if len(int8Kernels) < 2 && haveAVX2FMA {
+		t.Fatal("AVX2 machine without the AVX2 int8 kernel")
+	}
+	for _, kern := range int8Kernels {
+		for _, threads := range []int{1, 3} {
+			g := NewInference()
+			g.SetThreads(threads)
+			for _, sh := range shapes {
+				n, in, out := sh[0], sh[1], sh[2]
+				act, _, sa, q, bias := randInt8Case(rng, n, in, out)
+				want := refInt8(act, q.k4*4, n, sa, q, bias)
+				got := make([]float32, n*out)
+				g.int8Product(kern, act, n, sa, q, bias, got)
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("kernel %s, %d threads, n=%d in=%d out=%d: y[%d] = %v, reference %v", kern.name, threads, n, in, out, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// The int8 Linear follows the float one within the quantization error,
+// with every kernel in turn, and the kernels agree bit for bit.
+func TestLinearInt8(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	defer func(k int8TileKernel) { int8Kernel = k }(int8Kernel)
+	for _, sh := range [][3]int{{5, 37, 19}, {32, 256, 100}, {1, 8, 3}} {
+		n, in, out := sh[0], sh[1], sh[2]
+		x, w, b := NewTensor(n, in), NewTensor(out, in), NewTensor(out)
+		Normal(x, 1, rng)
+		Normal(w, 0.1, rng)
+		Normal(b, 0.1, rng)
+		f := NewInference()
+		want := f.Linear(x, w, b)
+		var first []float32
+		for _, kern := range int8Kernels {
+			int8Kernel = kern
+			g := NewInference()
+			g.SetComputeInt8(true)
+			got := g.Linear(x, w, b)
+			var errSum, refSum float64
+			for i := range want.Data {
+				d := float64(got.Data[i] - want.Data[i])
+				errSum += d * d
+				refSum += float64(want.Data[i]) * float64(want.Data[i])
+			}
+			if rel := math.Sqrt(errSum / refSum); rel > 0.03 {
+				t.Errorf("%s, %v: relative error %.4f of int8 against float32", kern.name, sh, rel)
+			}
+			if first == nil {
+				first = append([]float32(nil), got.Data...)
+			} else {
+				for i := range first {
+					if first[i] != got.Data[i] {
+						t.Fatalf("%s differs from %s at %d: %v vs %v", kern.name, int8Kernels[0].name, i, got.Data[i], first[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestQuantizeWeightsRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	w := NewTensor(9, 13)
+	Normal(w, 1, rng)
+	clear(w.Data[13:26]) // an all-zero row
+	q := QuantizeWeights(w.Data, 9, 13)
+	deq := make([]float32, len(w.Data))
+	q.Dequantize(deq)
+	for r := 0; r < 9; r++ {
+		for k := 0; k < 13; k++ {
+			if d := abs32(deq[r*13+k] - w.Data[r*13+k]); d > q.Scale[r]/2*1.0001 {
+				t.Fatalf("row %d col %d: %v dequantized to %v (scale %v)", r, k, w.Data[r*13+k], deq[r*13+k], q.Scale[r])
+			}
+		}
+	}
+	// quantizing the dequantized weights gives the same integers and scales
+	q2 := QuantizeWeights(deq, 9, 13)
+	for i := range q.Q {
+		if q.Q[i] != q2.Q[i] {
+			t.Fatalf("requantized value %d: %d, was %d", i, q2.Q[i], q.Q[i])
+		}
+	}
+	for i := range q.Scale {
+		if q.Scale[i] != q2.Scale[i] {
+			t.Fatalf("requantized scale %d: %v, was %v", i, q2.Scale[i], q.Scale[i])
+		}
+	}
+}
