@@ -152,7 +152,9 @@ func (w *Int8Weights) Dequantize(dst []float32) {
 
 // Bytes is the memory the quantized form holds (values, packed copy,
 // scales).
-func (w *Int8Weights) Bytes() int { return len(w.Q) + len(w.packed) + 4*(len(w.Scale)+len(w.comp)+len(w.scale)) }
+func (w *Int8Weights) Bytes() int {
+	return len(w.Q) + len(w.packed) + 4*(len(w.Scale)+len(w.comp)+len(w.scale))
+}
 
 // Int8 returns the tensor's quantized form, or nil.
 func (t *Tensor) Int8() *Int8Weights {
