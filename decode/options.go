@@ -6,7 +6,10 @@
 // choice.
 package decode
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Options configure a search. The zero value is not valid; start from
 // Defaults.
@@ -41,7 +44,17 @@ type Options struct {
 	// Sampling, when On, samples outputs instead of searching (Beam and
 	// Greedy are not used).
 	Sampling Sampling
+	// ComputeType is "float32" (also "") or "int8": every matrix product
+	// of the model in int8 with float32 scales (docs/decoding.md).
+	ComputeType string
+	// Shortlist is a shortlist file (strata shortlist): each batch is
+	// decoded over the target tokens its sources' lists allow ("": the
+	// whole vocabulary).
+	Shortlist string
 }
+
+// ComputeTypes are the values Options.ComputeType accepts.
+var ComputeTypes = []string{"float32", "int8"}
 
 // Defaults are fairseq-generate's defaults.
 func Defaults() Options {
@@ -63,6 +76,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("min length %d is negative", o.MinLen)
 	case o.NoRepeatNgram < 0:
 		return fmt.Errorf("no-repeat-ngram size %d is negative", o.NoRepeatNgram)
+	case o.ComputeType != "" && !slices.Contains(ComputeTypes, o.ComputeType):
+		return fmt.Errorf("compute type %q: must be one of %v", o.ComputeType, ComputeTypes)
 	}
 	return o.Sampling.validate()
 }

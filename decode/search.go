@@ -22,6 +22,7 @@ type Searcher struct {
 	pad     int32
 	encG, g *engine.Graph
 	st      members
+	short   *Shortlist
 }
 
 // NewSearcher checks the options and prepares a searcher.
@@ -46,8 +47,22 @@ func NewEnsembleSearcher(ms []model.Model, opt Options) (*Searcher, error) {
 				i+2, c.SrcVocab, c.TgtVocab, c.PadID, c0.SrcVocab, c0.TgtVocab, c0.PadID)
 		}
 	}
-	return &Searcher{ms: ms, opt: opt, pad: int32(c0.PadID),
-		encG: engine.NewInference(), g: engine.NewInference(), st: newMembers(ms, false)}, nil
+	s := &Searcher{ms: ms, opt: opt, pad: int32(c0.PadID),
+		encG: engine.NewInference(), g: engine.NewInference(), st: newMembers(ms, false)}
+	int8 := opt.ComputeType == "int8"
+	s.encG.SetComputeInt8(int8)
+	s.g.SetComputeInt8(int8)
+	if opt.Shortlist != "" {
+		sl, err := cachedShortlist(opt.Shortlist)
+		if err != nil {
+			return nil, err
+		}
+		if sl.Header.Vocab != c0.TgtVocab {
+			return nil, fmt.Errorf("%s: shortlist for a vocabulary of %d tokens, the model has %d", opt.Shortlist, sl.Header.Vocab, c0.TgtVocab)
+		}
+		s.short = sl
+	}
+	return s, nil
 }
 
 // ForceRecompute makes the searcher re-run the decoder over whole prefixes
@@ -104,6 +119,9 @@ func (s *Searcher) Search(srcs [][]int32, prefix []int32) [][]Hypothesis {
 	}
 	s.encG.Reset()
 	s.g.Reset()
+	if s.short != nil {
+		s.g.SetOutputRows(engine.NewRowSubset(s.short.Rows(srcs)))
+	}
 	encs := s.st.encode(eg, src, b, width)
 	rows := b * s.opt.Beam
 	switch {

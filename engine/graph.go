@@ -25,6 +25,8 @@ type Graph struct {
 	threads int
 	// int8: Linear multiplies in int8 (inference graphs only, int8.go)
 	int8 bool
+	// outRows restricts OutputLinear to a shortlist (outrows.go)
+	outRows *RowSubset
 	// op profiling (profile.go): nil when off
 	prof      *OpProfile
 	profMark  time.Time

@@ -36,6 +36,8 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 type TensorEntry struct {
 	Name  string `json:"name"`
 	Shape []int  `json:"shape"`
+	// DType is "" for float32, "int8" in quantized files (int8_file.go).
+	DType string `json:"dtype,omitempty"`
 }
 
 type fileHeader struct {
@@ -137,8 +139,8 @@ func readHeader(br io.Reader) (fileHeader, error) {
 	if err := binary.Read(br, binary.LittleEndian, &ver); err != nil {
 		return h, truncated(err)
 	}
-	if ver != fileVersion {
-		return h, fmt.Errorf("tensor file version %d, this strata reads version %d", ver, fileVersion)
+	if ver != fileVersion && ver != fileVersionInt8 {
+		return h, fmt.Errorf("tensor file version %d, this strata reads versions %d and %d", ver, fileVersion, fileVersionInt8)
 	}
 	if err := binary.Read(br, binary.LittleEndian, &hlen); err != nil {
 		return h, truncated(err)
@@ -166,6 +168,13 @@ func readTensor(br io.Reader, e TensorEntry) (*Tensor, error) {
 			return nil, fmt.Errorf("corrupt tensor file: %s has shape %v", e.Name, e.Shape)
 		}
 		n *= s
+	}
+	switch e.DType {
+	case dtypeInt8:
+		return readInt8Tensor(br, e, n)
+	case "":
+	default:
+		return nil, fmt.Errorf("tensor file: %s has data type %q, this strata reads float32 and int8", e.Name, e.DType)
 	}
 	t := NewTensor(e.Shape...)
 	t.Name = e.Name

@@ -230,7 +230,7 @@ func decoderTop(g *engine.Graph, cfg *Config, ln LayerNorm, emb Embeddings, x *e
 	if cfg.DecoderFinalNorm() {
 		x = ln.Apply(g, x)
 	}
-	return g.Linear(x, emb.Out, nil)
+	return g.OutputLinear(x, emb.Out)
 }
 
 // record keeps one decoder layer's output and attention as opt asks.

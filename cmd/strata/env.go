@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/cpu"
 
+	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/engine/blas"
 	"github.com/strata-nmt/strata/engine/mpi"
 	"github.com/strata-nmt/strata/internal/buildinfo"
@@ -27,6 +28,8 @@ func init() {
 			fmt.Fprintf(w, "threads       %d (GOMAXPROCS), %d CPUs\n", runtime.GOMAXPROCS(0), runtime.NumCPU())
 			fmt.Fprintf(w, "matmul        %s, %d threads\n", be.Name(), be.Threads())
 			fmt.Fprintln(w, "              (STRATA_BLAS=go forces the pure-Go fallback; STRATA_BLAS=/path/lib.so picks a CBLAS)")
+			fmt.Fprintf(w, "int8 matmul   %s\n", engine.Int8Kernel())
+			fmt.Fprintln(w, "              (--compute-type int8; STRATA_INT8=go forces the pure-Go kernel)")
 			if lib := mpi.Library(); lib != "" {
 				fmt.Fprintf(w, "mpi           Open MPI (%s): mpirun -np N strata train ... trains data-parallel\n", lib)
 			} else {

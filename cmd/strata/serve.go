@@ -60,5 +60,6 @@ each with --threads kernel threads; further requests wait their turn.`,
 	fl.IntVar(&o.Threads, "threads", 0, "compute threads of each decoder (0: all cores)")
 	fl.IntVar(&o.Search.Beam, "beam", o.Search.Beam, "default beam size")
 	fl.IntVar(&o.MaxLines, "max-lines", 256, "lines per request")
+	computeFlags(fl, &o.Search)
 	rootCmd.AddCommand(cancelsCleanly(aliases(cmd, map[string]string{"workers": "decoders"})))
 }

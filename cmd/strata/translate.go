@@ -47,6 +47,7 @@ func searchFlags(cmd *cobra.Command, o *decode.Options) {
 	fl.Float64Var(&o.Sampling.TopP, "sampling-topp", 0, "sample from the smallest set of tokens holding this probability (0: all)")
 	fl.Float64Var(&o.Sampling.Temperature, "temperature", 1, "divide log-probabilities by this before sampling")
 	fl.Uint64Var(&o.Sampling.Seed, "sampling-seed", 1, "sampling seed (a line's samples depend only on the seed and the line)")
+	computeFlags(fl, o)
 }
 
 func init() {

@@ -1,0 +1,16 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/strata-nmt/strata/decode"
+)
+
+// computeFlags registers --compute-type and --shortlist, shared by
+// translate, eval-matrix and serve.
+func computeFlags(fl *pflag.FlagSet, o *decode.Options) {
+	fl.StringVar(&o.ComputeType, "compute-type", "float32", "matrix products in "+strings.Join(decode.ComputeTypes, " or ")+" (int8: weights and activations quantized per row, see docs/decoding.md)")
+	fl.StringVar(&o.Shortlist, "shortlist", "", "decode each batch over the target tokens this shortlist allows its sources (strata shortlist)")
+}
