@@ -52,6 +52,8 @@ func main() {
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile here")
 	memProfile := flag.String("memprofile", "", "write a heap profile (live objects after the timed run) here")
 	floor := flag.Bool("gemm-floor", false, "also replay the run's matrix products alone (its floor on this BLAS)")
+	computeType := flag.String("compute-type", "float32", "float32 or int8")
+	shortlistRows := flag.Int("shortlist-rows", 0, "decode over a fixed random shortlist of this many target tokens (0: none)")
 	flag.Parse()
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -73,6 +75,11 @@ func main() {
 	}
 	o := decode.Defaults()
 	o.Beam, o.NBest, o.MaxLenA, o.MaxLenB, o.BatchMaxLen = *beam, 1, *a, *b, true
+	o.ComputeType = *computeType
+	if *shortlistRows > 0 {
+		o.Shortlist = randomShortlist(*shortlistRows, *vocab, *seed)
+		defer os.Remove(o.Shortlist)
+	}
 	s, err := decode.NewSearcher(m, o)
 	check(err)
 	s.SetThreads(*threads)
@@ -105,6 +112,7 @@ func main() {
 	out := map[string]any{
 		"impl": "strata", "bench": "decode", "blas": blas.Default().Name(), "threads": *threads,
 		"incremental": s.Incremental(), "weights": fmt.Sprintf("random(seed=%d)", *seed),
+		"compute_type": *computeType, "int8_kernel": engine.Int8Kernel(), "shortlist_rows": *shortlistRows,
 		"sentences": len(srcs), "beam": *beam, "batch": *batch, "src_tokens": srcTokens,
 		"generated_tokens": generated, "seconds": report.Round(el, 3),
 		"tokens_per_s": report.Round(float64(generated)/el, 1), "sentences_per_s": report.Round(float64(len(srcs))/el, 2),
@@ -143,6 +151,24 @@ func gemmFloor(out map[string]any, threads, generated int, decode func()) {
 	out["gemm_floor_seconds"] = report.Round(el, 3)
 	out["gemm_floor_tokens_per_s"] = report.Round(float64(generated)/el, 1)
 	fmt.Fprintf(os.Stderr, "matrix products alone: %d, %.1f GFLOP, %.2f s (%.0f GFLOP/s)\n", len(calls), flops/1e9, el, flops/1e9/el)
+}
+
+// randomShortlist writes a shortlist allowing n random target tokens to
+// every batch (random weights have no lexical associations to learn) and
+// returns its path.
+func randomShortlist(n, vocab int, seed uint64) string {
+	r := rand.New(rand.NewPCG(seed, 3))
+	sl := &decode.Shortlist{Header: decode.ShortlistHeader{Format: "strata-shortlist", Version: 1, Vocab: vocab, Frequent: n, Score: "random"},
+		BySource: make([][]int32, vocab)}
+	for _, t := range r.Perm(vocab)[:min(n, vocab)] {
+		sl.Frequent = append(sl.Frequent, int32(t))
+	}
+	slices.Sort(sl.Frequent)
+	f, err := os.CreateTemp("", "shortlist-*.txt")
+	check(err)
+	f.Close()
+	check(sl.Save(f.Name()))
+	return f.Name()
 }
 
 func check(err error) {

@@ -29,6 +29,7 @@ import time
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import torch  # noqa: E402
+from torch import nn  # noqa: E402
 
 from beam_search import beam_search  # noqa: E402
 from model import EOS, FIRST_WORD, PAD, Config, Transformer  # noqa: E402
@@ -54,6 +55,8 @@ def parse_args():
     p.add_argument("--weights", help="checkpoint from train_transformer.py --save (overrides the shape flags)")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--int8", action="store_true",
+                   help="torch.quantization.quantize_dynamic on every nn.Linear, the tied output projection included")
     p.add_argument("--dump-sources", help="write the source ids here, one sentence per line, EOS included")
     p.add_argument("--dump-hypotheses", help="write each best hypothesis here (ids, EOS included) with its score")
     return p.parse_args()
@@ -69,6 +72,22 @@ def build_model(args):
         model = Transformer(Config(vocab=args.vocab, dim=args.dim, ffn_dim=args.ffn_dim, heads=args.heads,
                                    layers=args.layers, pre_norm=args.norm == "pre"))
     return model.eval()
+
+
+def quantize(model):
+    """Dynamic int8 quantization of the Linear layers (int8 weights per
+    tensor, activations quantized per batch on the fly). The tied output
+    projection (F.linear on the embedding) becomes an nn.Linear first, so
+    that it is quantized too, as strata's int8 path quantizes it. Debian's
+    torch 1.13 is built without fbgemm; onednn is its x86 int8 engine."""
+    engines = torch.backends.quantized.supported_engines
+    torch.backends.quantized.engine = "fbgemm" if "fbgemm" in engines else "onednn"
+    out = nn.Linear(model.cfg.dim, model.cfg.vocab, bias=False)
+    out.weight = nn.Parameter(model.embed.weight.detach().clone())
+    model.out_proj = out
+    model.output_logits = lambda x: model.out_proj(x)
+    # in place: output_logits looks model.out_proj up when called
+    return torch.quantization.quantize_dynamic(model, {nn.Linear}, dtype=torch.qint8, inplace=True)
 
 
 def random_sources(args, vocab):
@@ -98,6 +117,8 @@ def main():
     args = parse_args()
     torch.set_num_threads(args.threads)
     model = build_model(args)
+    if args.int8:
+        model = quantize(model)
     sources = random_sources(args, model.cfg.vocab)
     work = list(batches(sources, args.batch))
     search = dict(beam=args.beam, max_len_a=args.max_len_a, max_len_b=args.max_len_b, len_penalty=args.lenpen)
@@ -127,6 +148,7 @@ def main():
         "torch": torch.__version__,
         "threads": torch.get_num_threads(),
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY"),
+        "compute_type": "int8 (quantize_dynamic, %s)" % torch.backends.quantized.engine if args.int8 else "float32",
         "weights": args.weights or f"random(seed={args.seed})",
         "sentences": len(sources),
         "beam": args.beam,
