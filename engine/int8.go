@@ -99,20 +99,16 @@ func quantizeRow(dst []int8, x []float32, qmax float32) float32 {
 	s := m / qmax
 	inv := qmax / m
 	for k, v := range x {
-		dst[k] = int8(roundHalfAway(v * inv))
+		dst[k] = int8(roundEven(v * inv))
 	}
 	return s
 }
 
 func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
 
-// roundHalfAway rounds to the nearest integer, halves away from zero.
-func roundHalfAway(x float32) int32 {
-	if x < 0 {
-		return -int32(-x + 0.5)
-	}
-	return int32(x + 0.5)
-}
+// roundEven rounds to the nearest integer, halves to even, as the AVX2
+// conversion does under the default rounding mode.
+func roundEven(x float32) int32 { return int32(math.RoundToEven(float64(x))) }
 
 // panels is the number of packed panels.
 func (w *Int8Weights) panels() int { return (w.Rows + panelCols - 1) / panelCols }
@@ -266,9 +262,18 @@ func (g *Graph) int8Product(kern int8TileKernel, act []uint8, n int, sa []float3
 
 // quantizeActs writes x quantized to [-ActQMax, ActQMax] and shifted by
 // actShift into dst (zero-padded: shifted zeros) and returns the scale.
+// The assembly covers whole groups of 8; the rest runs in Go with the same
+// rounding (half to even).
 func quantizeActs(dst []uint8, x []float32) float32 {
+	n8 := 0
 	m := float32(0)
-	for _, v := range x {
+	if absMaxFast != nil {
+		n8 = len(x) &^ 7
+	}
+	if n8 > 0 {
+		m = absMaxFast(x[:n8])
+	}
+	for _, v := range x[n8:] {
 		m = max(m, abs32(v))
 	}
 	if m == 0 || m != m || m > math.MaxFloat32 {
@@ -276,17 +281,27 @@ func quantizeActs(dst []uint8, x []float32) float32 {
 		if m == 0 {
 			return 0
 		}
-		// a NaN or Inf activation: let it show in the output rather than
-		// quantizing it to garbage
+		// an Inf activation (NaNs are not always seen): let it show in the
+		// output rather than quantizing it to garbage
 		return float32(math.NaN())
 	}
 	inv := ActQMax / m
-	for k, v := range x {
-		dst[k] = uint8(roundHalfAway(v*inv) + actShift)
+	if n8 > 0 {
+		quantizeFast(dst[:n8], x[:n8], inv)
+	}
+	for k := n8; k < len(x); k++ {
+		dst[k] = uint8(roundEven(x[k]*inv) + actShift)
 	}
 	fillBytes(dst[len(x):], actShift)
 	return m / ActQMax
 }
+
+// absMaxFast and quantizeFast are the vectorised parts of quantizeActs
+// for slices of a multiple of 8 values (nil without them).
+var (
+	absMaxFast   func(x []float32) float32
+	quantizeFast func(dst []uint8, x []float32, inv float32)
+)
 
 func fillBytes(b []uint8, v uint8) {
 	for i := range b {

@@ -21,7 +21,20 @@ var avx2Int8Kernel = int8TileKernel{"avx2 (vpmaddubsw u8·s7, int32 accumulation
 	tileInt8AVX2(&a[0], lda, &w[0], k4, &out[0], ldo, &comp[0], &scale[0], &sa[0], &bias[0])
 }}
 
+// absMaxAVX2 and quantizeAVX2 are in int8_amd64.s.
+//
+//go:noescape
+func absMaxAVX2(x *float32, n int) float32
+
+//go:noescape
+func quantizeAVX2(x *float32, n int, inv float32, dst *uint8)
+
 func init() {
+	if haveAVX2FMA {
+		absMaxFast = func(x []float32) float32 { return absMaxAVX2(&x[0], len(x)) }
+		quantizeFast = func(dst []uint8, x []float32, inv float32) { quantizeAVX2(&x[0], len(x), inv, &dst[0]) }
+	}
+
 	if haveAVX2FMA {
 		int8Kernels = append(int8Kernels, avx2Int8Kernel)
 	}

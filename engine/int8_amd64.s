@@ -89,3 +89,67 @@ loop:
 	OUT(Y6, Y7, 12)
 	VZEROUPPER
 	RET
+
+DATA absMask<>+0(SB)/8, $0x7fffffff7fffffff
+DATA absMask<>+8(SB)/8, $0x7fffffff7fffffff
+DATA absMask<>+16(SB)/8, $0x7fffffff7fffffff
+DATA absMask<>+24(SB)/8, $0x7fffffff7fffffff
+GLOBL absMask<>(SB), RODATA, $32
+
+DATA signBytes<>+0(SB)/8, $0x8080808080808080
+DATA signBytes<>+8(SB)/8, $0x8080808080808080
+GLOBL signBytes<>(SB), RODATA, $16
+
+// func absMaxAVX2(x *float32, n int) float32
+//
+// max_k |x[k]| for n a positive multiple of 8.
+TEXT ·absMaxAVX2(SB), NOSPLIT, $0-20
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $3, CX
+	VMOVUPS absMask<>(SB), Y15
+	VXORPS Y0, Y0, Y0
+
+maxloop:
+	VANDPS (SI), Y15, Y1
+	VMAXPS Y1, Y0, Y0
+	ADDQ $32, SI
+	DECQ CX
+	JNZ maxloop
+
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0x4e, X0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0xb1, X0, X1
+	VMAXPS X1, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+16(FP)
+	RET
+
+// func quantizeAVX2(x *float32, n int, inv float32, dst *uint8)
+//
+// dst[k] = round(x[k]·inv) + 128 for n a positive multiple of 8, rounding
+// half to even (the MXCSR default) and saturating to [-128, 127] first.
+TEXT ·quantizeAVX2(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $3, CX
+	VBROADCASTSS inv+16(FP), Y15
+	MOVQ dst+24(FP), DI
+	VMOVDQU signBytes<>(SB), X14
+
+qloop:
+	VMULPS (SI), Y15, Y0
+	VCVTPS2DQ Y0, Y0
+	VPACKSSDW Y0, Y0, Y0
+	VPERMQ $0x08, Y0, Y0
+	VPACKSSWB X0, X0, X0
+	VPXOR X14, X0, X0
+	MOVQ X0, (DI)
+	ADDQ $32, SI
+	ADDQ $8, DI
+	DECQ CX
+	JNZ qloop
+	VZEROUPPER
+	RET

@@ -172,3 +172,46 @@ func TestQuantizeWeightsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// The vectorised activation quantization gives the pure-Go bytes and
+// scale, halves rounded to even, at every length.
+func TestQuantizeActsPaths(t *testing.T) {
+	if absMaxFast == nil {
+		t.Skip("no vectorised quantization on this CPU")
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	fastMax, fastQ := absMaxFast, quantizeFast
+	defer func() { absMaxFast, quantizeFast = fastMax, fastQ }()
+	rows := [][]float32{{127, 0.5, 1.5, -2.5, -0.5, 2.5, 3.5, -127, 126.5}}
+	for _, n := range []int{1, 7, 8, 9, 16, 31, 256, 1024} {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64()) * 3
+		}
+		rows = append(rows, x)
+	}
+	for _, x := range rows {
+		kp := (len(x) + 3) &^ 3
+		got, want := make([]uint8, kp), make([]uint8, kp)
+		absMaxFast, quantizeFast = fastMax, fastQ
+		sg := quantizeActs(got, x)
+		absMaxFast, quantizeFast = nil, nil
+		sw := quantizeActs(want, x)
+		if sg != sw {
+			t.Fatalf("n=%d: scale %v, pure Go %v", len(x), sg, sw)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("n=%d: byte %d is %d, pure Go %d (x=%v)", len(x), i, got[i], want[i], x[min(i, len(x)-1)])
+			}
+		}
+	}
+	// halves go to even: 0.5 → 0, 1.5 → 2, -2.5 → -2, 126.5 → 126
+	b := make([]uint8, 12)
+	quantizeActs(b, rows[0])
+	for i, w := range []int{127, 0, 2, -2, 0, 2, 4, -127, 126} {
+		if int(b[i])-actShift != w {
+			t.Fatalf("value %v quantized to %d, want %d", rows[0][i], int(b[i])-actShift, w)
+		}
+	}
+}

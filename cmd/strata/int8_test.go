@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A quickstart model quantized with strata quantize (about 4x smaller on
+// disk than its weights in float32) translates the quickstart test set
+// within a small BLEU and chrF margin of float32 decoding, also with a
+// shortlist learned from its training data.
+func TestQuantizedQuickstart(t *testing.T) {
+	dir := t.TempDir()
+	run(t, "quickstart", "--dir", dir, "--train-time", "8s", "--sentences", "2000", "--test-sentences", "10", "--beam", "1")
+	runDir, q := filepath.Join(dir, "run"), filepath.Join(dir, "q")
+	run(t, "quantize", "--model", runDir, "--output", q)
+	sl := filepath.Join(dir, "shortlist.txt")
+	run(t, "shortlist", "--data", filepath.Join(dir, "data"), "--output", sl, "--k", "20", "--frequent", "50")
+	st, err := os.Stat(filepath.Join(q, "model.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, ref := filepath.Join(dir, "corpus", "test.qaa"), filepath.Join(dir, "corpus", "test.qab")
+	scores := map[string][2]float64{}
+	for name, args := range map[string][]string{
+		"float32":         {"--model", runDir},
+		"int8":            {"--model", q, "--compute-type", "int8"},
+		"int8+shortlist":  {"--model", q, "--compute-type", "int8", "--shortlist", sl},
+		"float32 of int8": {"--model", q},
+	} {
+		hyp := filepath.Join(dir, "hyp."+strings.ReplaceAll(name, " ", "_"))
+		run(t, append(append([]string{"translate"}, args...), "--input", src, "--output", hyp, "--beam", "2")...)
+		var bleu, chrf float64
+		for _, l := range strings.Split(strings.TrimSpace(run(t, "eval", "--hyp", hyp, "--ref", ref, "--json", "--metrics", "bleu,chrf")), "\n") {
+			var m struct {
+				Name  string
+				Score float64
+			}
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatalf("eval --json line %q: %v", l, err)
+			}
+			if m.Name == "BLEU" {
+				bleu = m.Score
+			} else {
+				chrf = m.Score
+			}
+		}
+		scores[name] = [2]float64{bleu, chrf}
+	}
+	f := scores["float32"]
+	t.Logf("BLEU/chrF: %v; int8 model file %d bytes", scores, st.Size())
+	for name, s := range scores {
+		if math.Abs(s[0]-f[0]) > 1.5 || math.Abs(s[1]-f[1]) > 2 {
+			t.Errorf("%s: BLEU %.2f chrF %.2f, float32 %.2f / %.2f", name, s[0], s[1], f[0], f[1])
+		}
+	}
+}
