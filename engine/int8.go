@@ -43,8 +43,10 @@ const (
 // output row: W[r][k] ≈ Q[r·Cols+k]·Scale[r].
 type Int8Weights struct {
 	Rows, Cols int
-	Q          []int8
-	Scale      []float32
+	// Q is nil in forms quantized on the fly by an int8 graph (the packed
+	// copy serves the kernels).
+	Q     []int8
+	Scale []float32
 
 	k4     int     // inner dimension in groups of 4 (Cols rounded up)
 	packed []int8  // panels of panelCols rows, k4 groups of 4 bytes per row
@@ -136,7 +138,7 @@ func (w *Int8Weights) pack() {
 	}
 }
 
-// Dequantize writes Q·Scale into dst (Rows×Cols).
+// Dequantize writes Q·Scale into dst (Rows×Cols); Q must be present.
 func (w *Int8Weights) Dequantize(dst []float32) {
 	for r := 0; r < w.Rows; r++ {
 		s := w.Scale[r]
@@ -181,6 +183,9 @@ func int8Of(w *Tensor) *Int8Weights {
 		return q
 	}
 	q := QuantizeWeights(w.Data, w.shape[0], w.shape[1])
+	// the packed copy is all the kernels need: drop the row-major values
+	// (a quarter of the float32 weights) of a form made on the fly
+	q.Q = nil
 	w.SetInt8(q)
 	return q
 }

@@ -35,7 +35,7 @@ func WriteTensorsInt8(w io.Writer, meta any, tensors []*Tensor) error {
 		e := TensorEntry{Name: t.Name, Shape: append([]int(nil), t.Shape()...)}
 		if t.ndim == 2 {
 			e.DType = dtypeInt8
-			if qs[i] = t.Int8(); qs[i] == nil {
+			if qs[i] = t.Int8(); qs[i] == nil || qs[i].Q == nil {
 				qs[i] = QuantizeWeights(t.Data, t.shape[0], t.shape[1])
 			}
 		}

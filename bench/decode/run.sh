@@ -1,33 +1,67 @@
 #!/bin/sh
-# Side-by-side decoding benchmark: the PyTorch reference with its own cached
-# incremental beam search (bench/reference/decode_transformer.py) and strata
-# (bench/decode), same model shape, same random sources (the reference dumps
-# them; strata decodes that file), beam 5, batch 32, max_len 1.2*S+10,
-# 2 threads each. Prints both JSON lines, the tokens/s and peak-RSS ratios,
-# and the floor: strata's matrix products of the run replayed alone
-# (--gemm-floor), the ceiling of any implementation making them on this BLAS.
+# Side-by-side decoding benchmark, five systems on the same model shape and
+# the same random sources (the reference dumps them; strata decodes that
+# file), beam 5, batch 32, max_len 1.2*S+10, 2 threads each:
 #
-#   sh bench/decode/run.sh            # 500 sentences, as the spec asks
-#   SENTENCES=64 sh bench/decode/run.sh
+#   pytorch-float32  bench/reference/decode_transformer.py
+#   pytorch-int8     the same with --int8 (quantize_dynamic on every Linear)
+#   strata-float32   bench/decode
+#   strata-int8      bench/decode --compute-type int8
+#   strata-int8-shortlist  ... plus a fixed random shortlist of
+#                    SHORTLIST_ROWS tokens (random weights have no lexical
+#                    associations; 4070 of 8000 is the share a 32-sentence
+#                    batch's union takes on the l10n en-de test set with the
+#                    default strata shortlist: 4383 of 8613)
+#
+# The systems run one after the other, ROUNDS times (interleaved, so that
+# every system sees the same background load), and the median of each is
+# compared. Prints every JSON line, then one line per system:
+#   NAME/pytorch target tokens/s: X.XXx   (against pytorch-float32)
+# and peak resident sets. FLOOR=1 also replays strata float32's matrix
+# products alone (--gemm-floor).
+#
+#   sh bench/decode/run.sh                      # 500 sentences, as the spec asks
+#   SENTENCES=96 ROUNDS=2 sh bench/decode/run.sh
 set -eu
 cd "$(dirname "$0")/../.."
 N=${SENTENCES:-500}
 THREADS=${THREADS:-2}
+ROUNDS=${ROUNDS:-1}
+ROWS=${SHORTLIST_ROWS:-4070}
+FLOOR=${FLOOR:-0}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/decode" ./bench/decode
-/usr/bin/python3 bench/reference/decode_transformer.py --sentences "$N" --threads "$THREADS" \
-	--dump-sources "$tmp/sources.txt" >"$tmp/ref.json" 2>"$tmp/ref.log"
-"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --gemm-floor >"$tmp/strata.json" 2>"$tmp/strata.log"
-cat "$tmp/ref.json" "$tmp/strata.json"
-/usr/bin/python3 - "$tmp/ref.json" "$tmp/strata.json" <<'PY'
-import json, sys
-ref, st = (json.load(open(p)) for p in sys.argv[1:])
-print(f"strata/pytorch target tokens/s: {st['tokens_per_s'] / ref['tokens_per_s']:.2f}x "
-      f"({st['tokens_per_s']} vs {ref['tokens_per_s']}; generated {st['generated_tokens']} vs {ref['generated_tokens']})")
-print(f"ceiling: strata's matrix products alone run at {st['gemm_floor_tokens_per_s']} tok/s, "
-      f"{st['gemm_floor_tokens_per_s'] / ref['tokens_per_s']:.2f}x PyTorch; strata reaches "
-      f"{st['tokens_per_s'] / st['gemm_floor_tokens_per_s']:.0%} of it")
-print(f"strata/pytorch peak RSS: {st['peak_rss_mb'] / ref['peak_rss_mb']:.2f}x "
-      f"({st['peak_rss_mb']} vs {ref['peak_rss_mb']} MB)")
+ref="/usr/bin/python3 bench/reference/decode_transformer.py --sentences $N --threads $THREADS"
+floor=""
+[ "$FLOOR" = 1 ] && floor="--gemm-floor"
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+	$ref --dump-sources "$tmp/sources.txt" >"$tmp/pytorch-float32.$r.json" 2>"$tmp/log"
+	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" $floor >"$tmp/strata-float32.$r.json" 2>"$tmp/log"
+	$ref --int8 >"$tmp/pytorch-int8.$r.json" 2>"$tmp/log"
+	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --compute-type int8 >"$tmp/strata-int8.$r.json" 2>"$tmp/log"
+	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --compute-type int8 \
+		--shortlist-rows "$ROWS" >"$tmp/strata-int8-shortlist.$r.json" 2>"$tmp/log"
+	echo "round $r done ($(uptime | sed 's/.*load/load/'))" >&2
+	r=$((r + 1))
+done
+cat "$tmp"/*.json
+/usr/bin/python3 - "$tmp" "$ROUNDS" <<'PY'
+import json, os, statistics, sys
+tmp, rounds = sys.argv[1], int(sys.argv[2])
+names = ["pytorch-float32", "pytorch-int8", "strata-float32", "strata-int8", "strata-int8-shortlist"]
+runs = {n: [json.load(open(os.path.join(tmp, f"{n}.{r}.json"))) for r in range(1, rounds + 1)] for n in names}
+tps = {n: statistics.median(x["tokens_per_s"] for x in runs[n]) for n in names}
+rss = {n: max(x["peak_rss_mb"] for x in runs[n]) for n in names}
+gen = {n: runs[n][0]["generated_tokens"] for n in names}
+base = tps["pytorch-float32"]
+for n in names:
+    print(f"{n}/pytorch target tokens/s: {tps[n] / base:.2f}x ({tps[n]} tok/s, median of {rounds}; "
+          f"generated {gen[n]}; peak RSS {rss[n]} MB = {rss[n] / rss['pytorch-float32']:.2f}x pytorch-float32)")
+print(f"strata-int8-shortlist/pytorch-int8: {tps['strata-int8-shortlist'] / tps['pytorch-int8']:.2f}x; "
+      f"strata-int8/strata-float32: {tps['strata-int8'] / tps['strata-float32']:.2f}x")
+fl = runs["strata-float32"][0].get("gemm_floor_tokens_per_s")
+if fl:
+    print(f"ceiling: strata float32's matrix products alone run at {fl} tok/s, {fl / base:.2f}x PyTorch float32")
 PY
