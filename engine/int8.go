@@ -79,7 +79,8 @@ func NewInt8Weights(q []int8, scale []float32, rows, cols int) *Int8Weights {
 			panic(fmt.Sprintf("engine.NewInt8Weights: value %d outside ±%d", v, WeightQMax))
 		}
 	}
-	w := &Int8Weights{Rows: rows, Cols: cols, Q: q, Scale: scale, k4: (cols + 3) / 4}
+	// k4 >= 1: the assembly loop runs at least once
+	w := &Int8Weights{Rows: rows, Cols: cols, Q: q, Scale: scale, k4: max(1, (cols+3)/4)}
 	w.pack()
 	return w
 }
@@ -202,6 +203,9 @@ func (g *Graph) ComputeInt8() bool { return g.int8 && !g.record }
 func (g *Graph) linearInt8(x, w, b *Tensor, y *Tensor) {
 	q := int8Of(w)
 	n, in := x.Rows(), q.Cols
+	if n == 0 || q.Rows == 0 {
+		return
+	}
 	kp := q.k4 * 4
 	nPad := (n + tileRows - 1) / tileRows * tileRows
 	// quantized activations (unsigned, shifted) and their row scales live
