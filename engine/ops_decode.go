@@ -158,11 +158,19 @@ func (g *Graph) BlockAttention(q Cols, n, heads int, kv KVBlocks) (ctx, probs *T
 	ldq, ldp := q.T.Cols(), heads*tk
 	ctx = g.newTensor(nil, n, d)
 	probs = g.newTensor(nil, n, heads, tk)
+	var keyRows []int32
+	if haveAVX2FMA && dh%32 == 0 {
+		keyRows = blockKeyRows(blocks, tk)
+	}
 	g.parallel(len(runs)*heads, 5*2*tk*dh, func(_, lo, hi int) {
 		for job := lo; job < hi; job++ {
 			r, h := runs[job/heads], job%heads
 			m, b := r.end-r.start, int(kv.Block[r.start])
 			p := probs.Data[r.start*ldp+h*tk:]
+			if keyRows != nil && m <= smallRunRows {
+				blockRunSmall(q, ldq, r.start, m, h, dh, d, scale, kv, b, keyRows[b*tk:(b+1)*tk], p, ldp, ctx.Data)
+				continue
+			}
 			keys := kv.Data[b*tk*kv.LD+h*dh:]
 			gemm1(false, true, m, tk, dh, scale, q.T.Data[r.start*ldq+q.Col+h*dh:], ldq,
 				keys[kv.KCol:], kv.LD, 0, p, ldp)
