@@ -253,14 +253,15 @@ func (g *Graph) int8Product(kern int8TileKernel, act []uint8, n int, sa []float3
 				}
 			}
 			wp := q.packed[p*q.k4*panelCols*4:]
-			for r0 := 0; r0 < n; r0 += tileRows {
+			r0 := 0
+			if full := n / tileRows; full > 0 && cols == panelCols {
+				// whole tiles straight into y, in one call
+				kern.tile(act, kp, wp, q.k4, y[c0:], out, q.comp[c0:], q.scale[c0:], sa, bp[:], full)
+				r0 = full * tileRows
+			}
+			for ; r0 < n; r0 += tileRows {
 				rows := min(tileRows, n-r0)
-				a := act[r0*kp:]
-				if rows == tileRows && cols == panelCols {
-					kern.tile(a, kp, wp, q.k4, y[r0*out+c0:], out, q.comp[c0:], q.scale[c0:], sa[r0:], bp[:])
-					continue
-				}
-				kern.tile(a, kp, wp, q.k4, tile[:], panelCols, q.comp[c0:], q.scale[c0:], sa[r0:], bp[:])
+				kern.tile(act[r0*kp:], kp, wp, q.k4, tile[:], panelCols, q.comp[c0:], q.scale[c0:], sa[r0:], bp[:], 1)
 				for i := 0; i < rows; i++ {
 					copy(y[(r0+i)*out+c0:(r0+i)*out+c0+cols], tile[i*panelCols:i*panelCols+cols])
 				}
@@ -318,13 +319,13 @@ func fillBytes(b []uint8, v uint8) {
 	}
 }
 
-// int8TileKernel computes one tile of tileRows activation rows × panelCols
-// outputs: out[i·ldo+j] = float32(Σ_k a[i·lda+k]·w[j][k] − comp[j]) ·
-// (scale[j]·sa[i]) + bias[j], where a holds shifted activations and w is
-// a packed panel of k4 groups.
+// int8TileKernel computes tiles consecutive tiles of tileRows activation
+// rows × panelCols outputs: out[i·ldo+j] = float32(Σ_k a[i·lda+k]·w[j][k]
+// − comp[j]) · (scale[j]·sa[i]) + bias[j] for i < tileRows·tiles, where a
+// holds shifted activations and w is a packed panel of k4 groups.
 type int8TileKernel struct {
 	name string
-	tile func(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, comp []int32, scale, sa, bias []float32)
+	tile func(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int)
 }
 
 // int8Kernels are the kernels this build can run on this CPU, best first;
@@ -341,7 +342,14 @@ func Int8Kernel() string { return int8Kernel.name }
 
 // tileInt8Go is the pure-Go kernel (the reference the assembly follows
 // operation for operation, so both give bit-identical floats).
-func tileInt8Go(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, comp []int32, scale, sa, bias []float32) {
+func tileInt8Go(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int) {
+	for t := 0; t < tiles; t++ {
+		r := t * tileRows
+		tileInt8Go1(a[r*lda:], lda, w, k4, out[r*ldo:], ldo, comp, scale, sa[r:], bias)
+	}
+}
+
+func tileInt8Go1(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, comp []int32, scale, sa, bias []float32) {
 	var acc [tileRows][panelCols]int32
 	for g := 0; g < k4; g++ {
 		blk := w[g*panelCols*4 : (g+1)*panelCols*4]

@@ -37,17 +37,17 @@ GLOBL onesI16<>(SB), RODATA, $32
 	VMOVUPS hi, 32(DI) \
 	ADDQ R8, DI
 
-// func tileInt8AVX2(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32)
+// func tileInt8AVX2(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
 //
-// 4 rows of unsigned (shifted) activations, lda bytes apart, times a
-// packed panel of 16 weight rows over k4 groups of 4 inputs (k4 >= 1).
-// vpmaddubsw's int16 pair sums cannot saturate: |255·w0 + 255·w1| <= 32640
-// for weights in [-64, 64].
-TEXT ·tileInt8AVX2(SB), NOSPLIT, $0-80
+// tiles (>= 1) consecutive tiles of 4 rows of unsigned (shifted)
+// activations, lda bytes apart, times a packed panel of 16 weight rows over
+// k4 groups of 4 inputs (k4 >= 1); each tile's 4×16 results go to out,
+// ldo floats apart, the next tile's below them. vpmaddubsw's int16 pair
+// sums cannot saturate: |255·w0 + 255·w1| <= 32640 for weights in
+// [-64, 64].
+TEXT ·tileInt8AVX2(SB), NOSPLIT, $0-88
 	MOVQ a+0(FP), SI
 	MOVQ lda+8(FP), DX
-	MOVQ w+16(FP), BX
-	MOVQ k4+24(FP), CX
 	MOVQ out+32(FP), DI
 	MOVQ ldo+40(FP), R8
 	SHLQ $2, R8
@@ -55,10 +55,15 @@ TEXT ·tileInt8AVX2(SB), NOSPLIT, $0-80
 	MOVQ scale+56(FP), R10
 	MOVQ sa+64(FP), R11
 	MOVQ bias+72(FP), R12
+	VMOVDQU onesI16<>(SB), Y15
+
+tile:
+	MOVQ SI, a+0(FP)
+	MOVQ w+16(FP), BX
+	MOVQ k4+24(FP), CX
 	LEAQ (SI)(DX*1), R13
 	LEAQ (R13)(DX*1), R14
 	LEAQ (R14)(DX*1), AX
-	VMOVDQU onesI16<>(SB), Y15
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -87,6 +92,11 @@ loop:
 	OUT(Y2, Y3, 4)
 	OUT(Y4, Y5, 8)
 	OUT(Y6, Y7, 12)
+	MOVQ a+0(FP), SI
+	LEAQ (SI)(DX*4), SI
+	ADDQ $16, R11
+	DECQ tiles+80(FP)
+	JNZ tile
 	VZEROUPPER
 	RET
 
