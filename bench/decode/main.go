@@ -91,14 +91,14 @@ func main() {
 		s.Search(pick(srcs, bt), []int32{data.DecoderStart})
 	}
 	generated, srcTokens := 0, 0
-	start := time.Now()
+	start, cpu0 := time.Now(), report.CPUSeconds()
 	for n, bt := range batches {
 		for _, hyps := range s.Search(pick(srcs, bt), []int32{data.DecoderStart}) {
 			generated += len(hyps[0].Tokens)
 		}
 		fmt.Fprintf(os.Stderr, "batch %d/%d %.2f sent/s\n", n+1, len(batches), float64((n+1)*len(bt))/time.Since(start).Seconds())
 	}
-	el := time.Since(start).Seconds()
+	el, cpu := time.Since(start).Seconds(), report.CPUSeconds()-cpu0
 	for _, x := range srcs {
 		srcTokens += len(x)
 	}
@@ -114,7 +114,7 @@ func main() {
 		"incremental": s.Incremental(), "weights": fmt.Sprintf("random(seed=%d)", *seed),
 		"compute_type": *computeType, "int8_kernel": engine.Int8Kernel(), "shortlist_rows": *shortlistRows,
 		"sentences": len(srcs), "beam": *beam, "batch": *batch, "src_tokens": srcTokens,
-		"generated_tokens": generated, "seconds": report.Round(el, 3),
+		"generated_tokens": generated, "seconds": report.Round(el, 3), "cpu_seconds": report.Round(cpu, 3),
 		"tokens_per_s": report.Round(float64(generated)/el, 1), "sentences_per_s": report.Round(float64(len(srcs))/el, 2),
 		// peak resident set, as the reference reports it (Go's HeapSys is not
 		// comparable); taken before the floor's traced rerun, which holds

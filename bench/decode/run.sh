@@ -53,6 +53,9 @@ tmp, rounds = sys.argv[1], int(sys.argv[2])
 names = ["pytorch-float32", "pytorch-int8", "strata-float32", "strata-int8", "strata-int8-shortlist"]
 runs = {n: [json.load(open(os.path.join(tmp, f"{n}.{r}.json"))) for r in range(1, rounds + 1)] for n in names}
 tps = {n: statistics.median(x["tokens_per_s"] for x in runs[n]) for n in names}
+# tokens per CPU-second (user + system of the timed part): steadier than
+# wall time on a shared machine, blind to how well threads overlap
+tpc = {n: statistics.median(x["generated_tokens"] / x["cpu_seconds"] for x in runs[n]) for n in names}
 rss = {n: max(x["peak_rss_mb"] for x in runs[n]) for n in names}
 gen = {n: runs[n][0]["generated_tokens"] for n in names}
 base = tps["pytorch-float32"]
@@ -61,6 +64,10 @@ for n in names:
           f"generated {gen[n]}; peak RSS {rss[n]} MB = {rss[n] / rss['pytorch-float32']:.2f}x pytorch-float32)")
 print(f"strata-int8-shortlist/pytorch-int8: {tps['strata-int8-shortlist'] / tps['pytorch-int8']:.2f}x; "
       f"strata-int8/strata-float32: {tps['strata-int8'] / tps['strata-float32']:.2f}x")
+for n in names:
+    print(f"{n}/pytorch target tokens per CPU-second: {tpc[n] / tpc['pytorch-float32']:.2f}x ({tpc[n]:.1f})")
+print(f"per CPU-second: strata-int8-shortlist/pytorch-int8 {tpc['strata-int8-shortlist'] / tpc['pytorch-int8']:.2f}x; "
+      f"strata-int8/strata-float32 {tpc['strata-int8'] / tpc['strata-float32']:.2f}x")
 fl = runs["strata-float32"][0].get("gemm_floor_tokens_per_s")
 if fl:
     print(f"ceiling: strata float32's matrix products alone run at {fl} tok/s, {fl / base:.2f}x PyTorch float32")

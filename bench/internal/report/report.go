@@ -6,6 +6,7 @@ package report
 import (
 	"strconv"
 	"syscall"
+	"time"
 )
 
 // PeakRSSMB is the process's peak resident set in MiB (getrusage
@@ -23,4 +24,14 @@ func PeakRSSMB() float64 {
 func Round(x float64, d int) float64 {
 	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', d, 64), 64)
 	return v
+}
+
+// CPUSeconds is the user + system time the process has used so far: on a
+// shared machine, work per CPU-second is steadier than per wall second.
+func CPUSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
