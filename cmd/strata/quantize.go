@@ -49,9 +49,9 @@ not affected. See docs/decoding.md.`,
 			} else {
 				fmt.Fprintf(os.Stderr, "quantize: no run.json next to %s; translate will need --data\n", path)
 			}
-			in, _ := os.Stat(path)
 			st, _ := os.Stat(out)
-			fmt.Fprintf(os.Stderr, "quantized %s (%.1f MB) into %s (%.1f MB)\n", path, float64(in.Size())/1e6, out, float64(st.Size())/1e6)
+			fmt.Fprintf(os.Stderr, "quantized %s (%.1f MB of float32 weights) into %s (%.1f MB)\n",
+				path, float64(4*m.Params().Count())/1e6, out, float64(st.Size())/1e6)
 			return nil
 		},
 	}
