@@ -27,6 +27,9 @@ type Bundle struct {
 
 // Searcher prepares a searcher over the bundle's model or ensemble.
 func (b *Bundle) Searcher(opt Options) (*Searcher, error) {
+	if err := b.checkShortlist(opt); err != nil {
+		return nil, err
+	}
 	if len(b.Models) == 0 { // a bundle put together by hand
 		return NewSearcher(b.Model, opt)
 	}

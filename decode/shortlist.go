@@ -189,3 +189,24 @@ func cachedShortlist(path string) (*Shortlist, error) {
 	en.once.Do(func() { en.s, en.err = LoadShortlist(path) })
 	return en.s, en.err
 }
+
+// checkShortlist refuses a shortlist learned on another data directory
+// than the bundle's (same vocabulary size, other token ids).
+func (b *Bundle) checkShortlist(opt Options) error {
+	if opt.Shortlist == "" || b.DataDir == "" {
+		return nil
+	}
+	sl, err := cachedShortlist(opt.Shortlist)
+	if err != nil || sl.Header.DataKey == "" {
+		return err
+	}
+	man, err := data.ReadManifest(b.DataDir)
+	if err != nil {
+		return err
+	}
+	if man.Key != sl.Header.DataKey {
+		return fmt.Errorf("%s was learned on another data directory than %s (manifest key %.12s…, the shortlist's %.12s…): its token ids do not match",
+			opt.Shortlist, b.DataDir, man.Key, sl.Header.DataKey)
+	}
+	return nil
+}
