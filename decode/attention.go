@@ -3,6 +3,7 @@ package decode
 import (
 	"fmt"
 
+	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/model"
 )
@@ -81,4 +82,22 @@ func Attention(m model.Model, src, prefix, tgt []int32, kind string, layer int) 
 		}
 	}
 	return a, nil
+}
+
+// LineAttention is the attention of a translated line: line encoded as
+// Lines encodes it for src→tgt, and hypothesis h of its result as the
+// output, through the bundle's first model.
+func (t *Translator) LineAttention(line, src, tgt string, h Hypothesis, kind string, layer int) (AttentionMap, error) {
+	prefix, err := t.directionPrefix(src, tgt)
+	if err != nil {
+		return AttentionMap{}, err
+	}
+	x, err := t.B.Seq.EncoderInput(nil, t.B.Vocab.Encode(src, line), src, tgt)
+	if err != nil {
+		return AttentionMap{}, err
+	}
+	if t.MaxSrcLen > 0 && len(x) > t.MaxSrcLen {
+		x = append(x[:t.MaxSrcLen-1], data.EOSID)
+	}
+	return Attention(t.B.Model, x, prefix, h.Tokens, kind, layer)
 }

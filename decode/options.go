@@ -82,6 +82,17 @@ func (o Options) Validate() error {
 	return o.Sampling.validate()
 }
 
+// rowsPerSentence is the number of decoder rows a sentence occupies.
+func (o Options) rowsPerSentence() int {
+	switch {
+	case o.Greedy:
+		return 1
+	case o.Sampling.On:
+		return o.NBest
+	}
+	return o.Beam
+}
+
 // maxLen is the longest output (EOS not counted) for a source of srcLen
 // tokens.
 func (o Options) maxLen(srcLen int) int {

@@ -75,6 +75,17 @@ func (s *Searcher) Incremental() bool { return s.st.incremental() }
 // Options returns the search options.
 func (s *Searcher) Options() Options { return s.opt }
 
+// SetOptions changes the options of later searches and keeps the graphs and
+// decoder state: a server that varies the beam per request would otherwise
+// hold one searcher, with its own arenas and decoder caches, per beam size.
+func (s *Searcher) SetOptions(opt Options) error {
+	if err := opt.Validate(); err != nil {
+		return err
+	}
+	s.opt = opt
+	return nil
+}
+
 // SetThreads fixes kernel parallelism of both graphs.
 func (s *Searcher) SetThreads(n int) { s.encG.SetThreads(n); s.g.SetThreads(n) }
 
@@ -123,13 +134,7 @@ func (s *Searcher) Search(srcs [][]int32, prefix []int32) [][]Hypothesis {
 		s.g.SetOutputRows(engine.NewRowSubset(s.short.Rows(srcs)))
 	}
 	encs := s.st.encode(eg, src, b, width)
-	rows := b * s.opt.Beam
-	switch {
-	case s.opt.Greedy:
-		rows = b
-	case s.opt.Sampling.On:
-		rows = b * s.opt.NBest
-	}
+	rows := b * s.opt.rowsPerSentence()
 	s.st.start(eg, encs, rows, len(prefix)+longest)
 	for _, t := range prefix[:len(prefix)-1] {
 		s.step(fill(b, t))

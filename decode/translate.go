@@ -21,6 +21,10 @@ type Translator struct {
 	BatchSize int
 	// MaxTokens bounds a batch's padded source tokens (0: no bound).
 	MaxTokens int
+	// MaxRows bounds a batch's decoder rows, sentences × beam (0: no
+	// bound): the decoder caches grow with rows × output length, so
+	// without it a beam of 16 holds 16 times the memory of greedy search.
+	MaxRows int
 	// MaxSrcLen truncates longer encoder inputs (tag and EOS kept), so one
 	// runaway line cannot exhaust memory; a warning names the line.
 	MaxSrcLen int
@@ -223,12 +227,17 @@ func (t *Translator) result(hyps []Hypothesis, src, prefix []int32, links [][]Li
 }
 
 // batchEnd returns the end of the batch that starts at order[start]: at
-// most BatchSize sentences and MaxTokens padded source tokens (the first,
-// longest sentence sets the width), at least one sentence.
+// most BatchSize sentences, MaxTokens padded source tokens (the first,
+// longest sentence sets the width) and MaxRows decoder rows, at least one
+// sentence.
 func (t *Translator) batchEnd(order []int, ids [][]int32, start int) int {
 	width := len(ids[order[start]])
+	size := t.BatchSize
+	if t.MaxRows > 0 {
+		size = min(size, max(1, t.MaxRows/t.S.Options().rowsPerSentence()))
+	}
 	end := start + 1
-	for end < len(order) && end-start < t.BatchSize && (t.MaxTokens <= 0 || width*(end-start+1) <= t.MaxTokens) {
+	for end < len(order) && end-start < size && (t.MaxTokens <= 0 || width*(end-start+1) <= t.MaxTokens) {
 		end++
 	}
 	return end
@@ -250,4 +259,24 @@ func OutputLine(s string) string {
 		}, s)
 	}
 	return s
+}
+
+// CheckDirection reports the error Lines would give for the direction
+// src→tgt (through pivot when it is set) without translating, so that a
+// server can refuse a request before queueing it.
+func (t *Translator) CheckDirection(src, tgt, pivot string) error {
+	if pivot == "" {
+		_, err := t.directionPrefix(src, tgt)
+		return err
+	}
+	if t.Align {
+		return fmt.Errorf("word alignment of pivoted translations is not supported: the last leg's source is the pivot text, not the input")
+	}
+	if _, err := t.directionPrefix(src, pivot); err != nil {
+		return fmt.Errorf("pivot leg %s-%s: %w", src, pivot, err)
+	}
+	if _, err := t.directionPrefix(pivot, tgt); err != nil {
+		return fmt.Errorf("pivot leg %s-%s: %w", pivot, tgt, err)
+	}
+	return nil
 }

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"net/http"
-	"time"
+	"log/slog"
+	"net"
 
 	"github.com/spf13/cobra"
 
@@ -15,51 +13,74 @@ import (
 
 func init() {
 	var models []string
-	var dataDir, addr string
-	o := serve.Options{Workers: 1, Search: decode.Defaults()}
-	o.Search.MaxLenA, o.Search.MaxLenB = 1.2, 10
+	var dataDir, addr, lidModel string
+	var logJSON bool
+	o := serve.Defaults()
 	cmd := &cobra.Command{
-		Use:   "serve --model RUN [--model RUN2 ...] [--addr :8080]",
-		Short: "Serve translations over HTTP (POST /translate, GET /health)",
-		Long: `Loads a model once and answers JSON requests:
+		Use:   "serve --model RUN [--model RUN2 ...] [--addr localhost:8080]",
+		Short: "Serve translations over HTTP (JSON and LibreTranslate APIs, metrics, a page to try it)",
+		Long: `Loads a model once and answers translation requests; docs/serving.md has
+the API and the options in full.
 
   curl -s localhost:8080/translate -d '{"text": ["Hello world."], "src_lang": "en", "tgt_lang": "de"}'
+  curl -s localhost:8080/translate -d '{"q": "Hello world.", "source": "en", "target": "de"}'
 
-Requests may set "beam", "pivot" and "alignment" (word alignments in
-"alignments", as translate --alignment). --decoders decoders run in parallel,
-each with --threads kernel threads; further requests wait their turn.`,
+Lines of concurrent requests with the same direction and search options are
+decoded together (up to --batch-tokens, waiting at most --batch-wait) by
+--decoders decoders of --threads compute threads each. GET / is a page to
+try the model, /metrics Prometheus metrics, /health and /ready liveness and
+readiness. SIGTERM or SIGINT stops accepting connections, finishes the
+requests already taken (up to --drain-timeout) and exits 0; a second signal
+exits at once.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			b, err := decode.LoadEnsemble(models, dataDir)
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			s, err := serve.New(ctx, b, o)
+			if o.LID, _, err = loadIdentifier(lidModel, cmd.ErrOrStderr()); err != nil {
+				return err
+			}
+			var h slog.Handler = slog.NewTextHandler(cmd.ErrOrStderr(), nil)
+			if logJSON {
+				h = slog.NewJSONHandler(cmd.ErrOrStderr(), nil)
+			}
+			s, err := serve.New(b, o, slog.New(h))
 			if err != nil {
 				return err
 			}
-			srv := &http.Server{Addr: addr, Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
-			go func() {
-				<-ctx.Done()
-				shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				srv.Shutdown(shut)
-			}()
-			fmt.Fprintf(cmd.ErrOrStderr(), "serving %s (%s) on %s\n", b.Name(), b.Model.Config().Summary(), addr)
-			if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			return nil
+			// cmd.Context() ends at the first SIGINT or SIGTERM (signals.go):
+			// the server drains and returns nil, so the exit status is 0
+			return s.ListenAndServe(cmd.Context(), addr, func(a net.Addr) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "serving %s (%s) on http://%s\n", b.Name(), b.Model.Config().Summary(), a)
+			})
 		},
 	}
 	fl := cmd.Flags()
 	modelFlags(cmd, &models, &dataDir, nil)
-	fl.StringVar(&addr, "addr", "localhost:8080", "listen address")
-	fl.IntVar(&o.Workers, "decoders", o.Workers, "decoders running in parallel, each answering one request at a time")
-	fl.IntVar(&o.Threads, "threads", 0, "compute threads of each decoder (0: all cores)")
-	fl.IntVar(&o.Search.Beam, "beam", o.Search.Beam, "default beam size")
-	fl.IntVar(&o.MaxLines, "max-lines", 256, "lines per request")
 	computeFlags(fl, &o.Search)
+	fl.StringVar(&addr, "addr", "localhost:8080", "listen address (port 0: any free port)")
+	fl.StringVar(&lidModel, "lid-model", "", "language ID of outputs and LibreTranslate's source \"auto\": "+lidRuleHelp)
+	fl.IntVar(&o.Workers, "decoders", o.Workers, "decoders running in parallel")
+	fl.IntVar(&o.Threads, "threads", 0, "compute threads of each decoder (0: the cores divided among the decoders)")
+	fl.IntVar(&o.Search.Beam, "beam", o.Search.Beam, "default beam size")
+	fl.IntVar(&o.MaxBeam, "max-beam", o.MaxBeam, "largest beam a request may ask for")
+	fl.Float64Var(&o.Search.MaxLenA, "max-len-a", o.Search.MaxLenA, "outputs have at most a·source length + b tokens")
+	fl.IntVar(&o.Search.MaxLenB, "max-len-b", o.Search.MaxLenB, "see --max-len-a")
+	fl.Float64Var(&o.Search.LenPen, "lenpen", o.Search.LenPen, "length penalty")
+	fl.IntVar(&o.BatchTokens, "batch-tokens", o.BatchTokens, "source tokens per batch across requests")
+	fl.DurationVar(&o.BatchWait, "batch-wait", o.BatchWait, "longest a line waits for others to fill its batch")
+	fl.BoolVar(&o.Off, "no-batching", false, "decode each request on its own, as they come (for comparison)")
+	fl.IntVar(&o.BatchRequestLines, "batch-request-lines", o.BatchRequestLines, "lines one request may put in a batch (longer requests are split)")
+	fl.IntVar(&o.MaxRows, "max-rows", o.MaxRows, "decoder rows (sentences × beam) per decoding step: bounds the decoder caches")
+	fl.IntVar(&o.MaxStateTokens, "max-state-tokens", o.MaxStateTokens, "decoder rows × output positions per decoding step: bounds the caches whatever the lengths")
+	fl.IntVar(&o.QueueLines, "queue-lines", o.QueueLines, "lines that may wait; a request that would overflow gets 503")
+	fl.IntVar(&o.MaxLines, "max-lines", o.MaxLines, "lines per request")
+	fl.IntVar(&o.MaxLineLen, "max-line-bytes", o.MaxLineLen, "bytes per line")
+	fl.Int64Var(&o.MaxBody, "max-body-bytes", o.MaxBody, "bytes per request body")
+	fl.DurationVar(&o.Timeout, "timeout", o.Timeout, "per-request deadline, queueing included (504 after it)")
+	fl.DurationVar(&o.DrainTimeout, "drain-timeout", o.DrainTimeout, "how long shutdown waits for requests taken")
+	fl.BoolVar(&o.LogText, "log-text", false, "log request and output text (not logged by default)")
+	fl.BoolVar(&logJSON, "log-json", false, "log JSON lines instead of key=value text")
 	rootCmd.AddCommand(cancelsCleanly(aliases(cmd, map[string]string{"workers": "decoders"})))
 }
