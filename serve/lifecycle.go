@@ -15,6 +15,7 @@ import (
 func (s *Server) ListenAndServe(ctx context.Context, addr string, listening func(net.Addr)) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
+		s.Close()
 		return err
 	}
 	return s.Serve(ctx, ln, listening)

@@ -66,10 +66,12 @@ func (l *logBuffer) String() string {
 	return l.buf.String()
 }
 
+func newLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
+
 func newTestServer(t *testing.T, b *decode.Bundle, o Options) (*Server, *httptest.Server, *logBuffer) {
 	t.Helper()
 	var lb logBuffer
-	s, err := New(b, o, slog.New(slog.NewTextHandler(&lb, nil)))
+	s, err := New(b, o, newLogger(&lb))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,14 +129,14 @@ func TestTranslateEndpoint(t *testing.T) {
 	long := strings.Repeat("x", 5000)
 	for body, want := range map[string]string{
 		`{"text": []}`: "at least one line",
-		`{"text": ["a","b","c","d","e"], "src_lang": "en", "tgt_lang": "de"}`:                  "at most 4 (--max-lines)",
-		`{"text": ["a"], "src_lang": "en", "tgt_lang": "xx"}`:                                  "not one of the model's languages",
-		`{"text": ["a"], "src_lang": "en", "tgt_lang": "de", "beam": 17}`:                      "between 1 and 16 (--max-beam)",
+		`{"text": ["a","b","c","d","e"], "src_lang": "en", "tgt_lang": "de"}`:                   "at most 4 (--max-lines)",
+		`{"text": ["a"], "src_lang": "en", "tgt_lang": "xx"}`:                                   "not one of the model's languages",
+		`{"text": ["a"], "src_lang": "en", "tgt_lang": "de", "beam": 17}`:                       "between 1 and 16 (--max-beam)",
 		`{"text": ["a"], "src_lang": "en", "tgt_lang": "de", "pivot": "en", "alignment": true}`: "pivot",
-		`{"text": ["a"], "src_lang": "en", "tgt_lang": "de", "attention_layer": 9}`:            "decoder layers",
+		`{"text": ["a"], "src_lang": "en", "tgt_lang": "de", "attention_layer": 9}`:             "decoder layers",
 		`{"text": ["a", "` + long + `"], "src_lang": "en", "tgt_lang": "de"}`:                   "line 2 is 5000 bytes long; this server takes at most 4096 bytes per line (--max-line-bytes)",
-		`{"text": ["a\nb"], "src_lang": "en", "tgt_lang": "de"}`:                               "line break",
-		`{"text": ["a"], "src_lang": "en", "tgt_lang": "de", "lid": true}`:                     "--lid-model",
+		`{"text": ["a\nb"], "src_lang": "en", "tgt_lang": "de"}`:                                "line break",
+		`{"text": ["a"], "src_lang": "en", "tgt_lang": "de", "lid": true}`:                      "--lid-model",
 		`{"txt": ["a"]}`: "unknown field",
 		`not json`:       "request body",
 	} {
