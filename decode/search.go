@@ -75,6 +75,10 @@ func (s *Searcher) Incremental() bool { return s.st.incremental() }
 // Options returns the search options.
 func (s *Searcher) Options() Options { return s.opt }
 
+// HeldBytes is the memory the searcher's graph arenas hold (in use or
+// cached for reuse); the decoder caches are not counted.
+func (s *Searcher) HeldBytes() int { return s.encG.HeldBytes() + s.g.HeldBytes() }
+
 // SetOptions changes the options of later searches and keeps the graphs and
 // decoder state: a server that varies the beam per request would otherwise
 // hold one searcher, with its own arenas and decoder caches, per beam size.

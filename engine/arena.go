@@ -18,8 +18,13 @@ import (
 // class kept every class ever used: a d=128 model trained on token batches
 // of 5 to 100 tokens per sentence held 6.7 GB. So a request may take a free
 // buffer up to twice its size, and when the arena holds more than twice
-// the most ever in use at once, release drops the free buffers of classes
-// the last step did not use (the garbage collector reclaims them).
+// the most in use at once recently, release drops the free buffers of
+// classes the last step did not use, and of the classes it used keeps only
+// as many as were recently in use at once (the garbage collector reclaims
+// the rest).
+// "Recently" is this window of arenaWindow releases and the one before: a
+// peak that never decayed let one large batch (a server's beam-16 request
+// of long lines) pin twice its memory for the life of the process.
 type arena struct {
 	free  map[int][][]float32
 	inUse [][]float32
@@ -30,12 +35,21 @@ type arena struct {
 	// releases so far, and the release count when each class was last used
 	step    int
 	lastUse map[int]int
-	// bytes handed out and not yet returned, and the most ever
-	inUseBytes, peak int
+	// bytes handed out and not yet returned; the most in use at once in
+	// the previous window of releases and this one, and in this one
+	inUseBytes, peak, windowPeak int
+	// per class: buffers in use now, and the most in use at once in this
+	// window and in the previous one
+	classInUse, classPeak, classPrev map[int]int
 }
 
+// arenaWindow is the number of releases over which the arena's peak use
+// is remembered (a decoding step is one release; a training step one).
+const arenaWindow = 64
+
 func newArena() *arena {
-	return &arena{free: map[int][][]float32{}, index: map[*float32]int{}, lastUse: map[int]int{}}
+	return &arena{free: map[int][][]float32{}, index: map[*float32]int{}, lastUse: map[int]int{},
+		classInUse: map[int]int{}, classPeak: map[int]int{}, classPrev: map[int]int{}}
 }
 
 func sizeClass(n int) int {
@@ -56,9 +70,13 @@ func (a *arena) get(n int) []float32 {
 		buf = make([]float32, c)
 		a.held += 4 * c
 	}
-	a.lastUse[cap(buf)] = a.step
-	a.inUseBytes += 4 * cap(buf)
+	c = cap(buf)
+	a.lastUse[c] = a.step
+	a.classInUse[c]++
+	a.classPeak[c] = max(a.classPeak[c], a.classInUse[c])
+	a.inUseBytes += 4 * c
 	a.peak = max(a.peak, a.inUseBytes)
+	a.windowPeak = max(a.windowPeak, a.inUseBytes)
 	a.index[&buf[0]] = len(a.inUse)
 	buf = buf[:n]
 	a.inUse = append(a.inUse, buf)
@@ -93,6 +111,7 @@ func (a *arena) recycle(buf []float32) {
 	delete(a.index, &buf[0])
 	a.inUse[i] = nil
 	a.inUseBytes -= 4 * len(buf)
+	a.classInUse[len(buf)]--
 	a.free[len(buf)] = append(a.free[len(buf)], buf)
 }
 
@@ -116,16 +135,37 @@ func (a *arena) release() {
 	}
 	a.inUse = a.inUse[:0]
 	a.inUseBytes = 0
+	clear(a.classInUse)
 	if a.held > 2*a.peak {
-		for c, list := range a.free {
-			if a.lastUse[c] < a.step {
-				a.held -= 4 * c * len(list)
-				delete(a.free, c)
-				delete(a.lastUse, c)
-			}
-		}
+		a.trim()
 	}
 	a.step++
+	if a.step%arenaWindow == 0 {
+		a.peak, a.windowPeak = a.windowPeak, 0
+		a.classPrev, a.classPeak = a.classPeak, a.classPrev
+		clear(a.classPeak)
+	}
+}
+
+// trim drops the free buffers of classes the last step did not use and,
+// of the others, those beyond the most recently in use at once.
+func (a *arena) trim() {
+	for c, list := range a.free {
+		keep := max(a.classPeak[c], a.classPrev[c])
+		if a.lastUse[c] < a.step {
+			keep = 0
+		}
+		if len(list) <= keep {
+			continue
+		}
+		a.held -= 4 * c * (len(list) - keep)
+		clear(list[keep:])
+		a.free[c] = list[:keep]
+		if keep == 0 {
+			delete(a.free, c)
+			delete(a.lastUse, c)
+		}
+	}
 }
 
 // mark is the position of the next buffer handed out, for releaseSince.

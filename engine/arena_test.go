@@ -37,6 +37,23 @@ func TestArenaBoundedOverShapes(t *testing.T) {
 	}
 }
 
+// After a run of large steps, the arena gives back their buffers within
+// two windows of small steps instead of keeping them for good.
+func TestArenaTrimsAfterLargeSteps(t *testing.T) {
+	a := newArena()
+	for step := 0; step < 10; step++ {
+		arenaStep(a, 100) // attention buffers of 4096·4·100 floats
+	}
+	large := a.held
+	for step := 0; step < 2*arenaWindow+1; step++ {
+		arenaStep(a, 10)
+	}
+	if a.held > a.peak+a.peak/2 || a.held > large/2 {
+		t.Fatalf("arena holds %d MB after small steps (%d MB after the large ones, %d MB in use at the peak of the small ones)",
+			a.held>>20, large>>20, a.peak>>20)
+	}
+}
+
 // ReleaseSince frees what was produced after the mark, keeps the buffer of
 // a kept tensor even when the tensor is a view into it, and refuses a
 // recording graph.

@@ -91,9 +91,12 @@ func grow[T any](buf []T, n int) []T {
 // the decoder caches are sized by batch width and maximum length, which
 // rise from batch to batch of length-sorted input, and reallocating them
 // for every batch left hundreds of megabytes of garbage between
-// collections.
+// collections. It also reallocates a buffer more than four times larger
+// than needed: one batch of many rows or long outputs (a server's beam-16
+// request of long lines) would otherwise pin its caches for the life of
+// the process.
 func growRoomy[T any](buf []T, n int) []T {
-	if cap(buf) < n {
+	if cap(buf) < n || cap(buf) > 4*n+1024 {
 		return make([]T, n, n+n/4)
 	}
 	return buf[:n]
@@ -131,7 +134,8 @@ func (m *Transformer) StartDecoding(g *engine.Graph, enc *EncoderOut, maxRows, m
 	st, _ := reuse.(*transformerState)
 	st = newTransformerState(st, enc, maxRows, maxLen, len(m.Dec), m.cfg.DModel)
 	for l, layer := range m.Dec {
-		st.mem[l] = append(st.mem[l][:0], layer.Cross.Memory(g, enc.Memories[l]).Data...)
+		m := layer.Cross.Memory(g, enc.Memories[l]).Data
+		st.mem[l] = append(growRoomy(st.mem[l], len(m))[:0], m...)
 	}
 	return st
 }

@@ -115,3 +115,17 @@ func TestIncrementalReuse(t *testing.T) {
 	v := m.cfg.TgtVocab
 	assertClose(t, "reused state", logits.Data, want[v:2*v])
 }
+
+// A state recycled from a batch of many rows and long outputs gives its
+// caches back when the next batch needs far less, instead of pinning them.
+func TestIncrementalReuseTrims(t *testing.T) {
+	m := incrementalModel(t, NormPre)
+	g := engine.NewInference()
+	big := m.StartDecoding(g, m.Encode(g, []int32{4, 5, 6, 7, 8, 9, 2}, 1, 7, Collect{}), 64, 200, nil)
+	bigCap := cap(big.(*transformerState).cache[0])
+	st := m.StartDecoding(g, m.Encode(g, []int32{7, 2}, 1, 2, Collect{}), 1, 4, big).(*transformerState)
+	need := 4 * 2 * m.cfg.DModel
+	if c := cap(st.cache[0]); c > 4*need+1024 || c >= bigCap {
+		t.Errorf("cache holds %d floats for a batch needing %d (%d after the large batch)", c, need, bigCap)
+	}
+}

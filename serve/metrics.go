@@ -18,6 +18,7 @@ type metrics struct {
 	batchLines, batchTokens  prometheus.Histogram
 	decodeSeconds            prometheus.Histogram
 	queue, active            prometheus.Gauge
+	arena                    *prometheus.GaugeVec
 }
 
 func newMetrics() *metrics {
@@ -41,7 +42,9 @@ func newMetrics() *metrics {
 		Help: "Time to decode one batch.", Buckets: prometheus.ExponentialBuckets(0.002, 2, 14)})
 	m.queue = prometheus.NewGauge(prometheus.GaugeOpts{Name: "strata_queue_lines", Help: "Lines waiting for a batch."})
 	m.active = prometheus.NewGauge(prometheus.GaugeOpts{Name: "strata_active_requests", Help: "Translation requests being answered."})
-	for _, c := range []prometheus.Collector{m.requests, m.latency, m.lines, m.srcTokens, m.tokens,
+	m.arena = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "strata_decoder_arena_bytes",
+		Help: "Memory each worker's decoding arenas hold after its last batch (in use or cached)."}, []string{"worker"})
+	for _, c := range []prometheus.Collector{m.arena, m.requests, m.latency, m.lines, m.srcTokens, m.tokens,
 		m.batchLines, m.batchTokens, m.decodeSeconds, m.queue, m.active,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
 		f(c)

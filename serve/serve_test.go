@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -236,5 +237,35 @@ func TestBatchingKeepsOrderAndResults(t *testing.T) {
 	batches, lines := histogramCount(t, s, "strata_batch_lines")
 	if batches >= len(reqs) || lines == 0 {
 		t.Errorf("%d batches for %d requests (%v lines): no batching across requests", batches, len(reqs), lines)
+	}
+}
+
+// gauge is the value of a gauge in /metrics (the first series).
+func gauge(t *testing.T, s *Server, name string) float64 {
+	t.Helper()
+	f := scrape(t, s)[name]
+	if f == nil || len(f.Metric) == 0 {
+		t.Fatalf("no %s in /metrics", name)
+	}
+	return f.Metric[0].Gauge.GetValue()
+}
+
+// Requests cycling beams 1-16 leave one decoder per worker, whose arenas
+// give back the memory of the large beams once smaller ones follow.
+func TestMixedBeamsMemory(t *testing.T) {
+	o := testOptions()
+	o.Workers, o.MaxLines, o.Off = 1, 16, true
+	s, ts, _ := newTestServer(t, testBundle(t), o)
+	lines := `["the cat sat on the mat", "a dog ran", "die Katze", "the mat", "a cat", "der Hund", "ein Hund rannte", "the dog sat",
+		"the cat sat on the mat", "a dog ran", "die Katze", "the mat", "a cat", "der Hund", "ein Hund rannte", "the dog sat"]`
+	for beam := 1; beam <= 16; beam++ {
+		postJSON(t, ts.URL, `{"text": `+lines+`, "src_lang": "en", "tgt_lang": "de", "beam": `+fmt.Sprint(beam)+`}`)
+	}
+	large := gauge(t, s, "strata_decoder_arena_bytes")
+	for i := 0; i < 40; i++ {
+		postJSON(t, ts.URL, `{"text": ["the cat sat", "a dog"], "src_lang": "en", "tgt_lang": "de", "beam": 1}`)
+	}
+	if small := gauge(t, s, "strata_decoder_arena_bytes"); small > large/2 {
+		t.Errorf("decoder arenas hold %.0f kB after beam-1 requests, %.0f kB after beams up to 16", small/1024, large/1024)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/decode"
 )
@@ -57,7 +59,7 @@ func New(b *decode.Bundle, opt Options, log *slog.Logger) (*Server, error) {
 	}
 	s.check = decode.NewTranslator(b, sr)
 	for i := 0; i < opt.Workers; i++ {
-		w, err := s.newWorker()
+		w, err := s.newWorker(i)
 		if err != nil {
 			close(s.stop)
 			return nil, err
@@ -82,11 +84,12 @@ func (s *Server) Close() {
 // with each batch's key (decode.Searcher.SetOptions keeps one set of
 // graphs and decoder caches, whatever the beams requests ask for).
 type worker struct {
-	s *Server
-	t *decode.Translator
+	s     *Server
+	t     *decode.Translator
+	arena prometheus.Gauge
 }
 
-func (s *Server) newWorker() (*worker, error) {
+func (s *Server) newWorker(id int) (*worker, error) {
 	sr, err := s.b.Searcher(s.opt.Search)
 	if err != nil {
 		return nil, err
@@ -94,7 +97,7 @@ func (s *Server) newWorker() (*worker, error) {
 	sr.SetThreads(s.opt.Threads)
 	t := decode.NewTranslator(s.b, sr)
 	t.MaxRows = s.opt.MaxRows
-	return &worker{s: s, t: t}, nil
+	return &worker{s: s, t: t, arena: s.met.arena.WithLabelValues(fmt.Sprint(id))}, nil
 }
 
 func (w *worker) run() {
@@ -106,6 +109,7 @@ func (w *worker) run() {
 		}
 		res, attns, err := w.decode(bt)
 		w.s.bat.deliver(bt, res, attns, err)
+		w.arena.Set(float64(w.t.S.HeldBytes()))
 	}
 }
 

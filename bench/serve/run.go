@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// run starts both servers, warms them up, runs the rounds interleaved
+// (the order of the two servers alternates from round to round), prints
+// the table and stops the servers with SIGTERM.
+func run(c config, lines []string) {
+	servers := []*server{startServer(c, "batching"), startServer(c, "one at a time", "--no-batching")}
+	idle := make([]int64, len(servers))
+	for i, s := range servers {
+		round(c, s, 8, requests(lines, 16, c.maxLines, 99), 0) // warm-up
+		idle[i] = s.rssBytes()
+	}
+	fmt.Printf("| server | clients | requests | lines | lines/s | tokens/s | p50 ms | p99 ms | peak RSS MB | idle RSS MB | errors |\n")
+	fmt.Printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	res := map[string]map[int]result{}
+	for k, n := range c.clients {
+		reqs := requests(lines, max(c.requests, 2*n), c.maxLines, uint64(n))
+		order := []int{0, 1}
+		if k%2 == 1 {
+			order = []int{1, 0}
+		}
+		for _, i := range order {
+			s := servers[i]
+			r := round(c, s, n, reqs, idle[i])
+			if res[s.name] == nil {
+				res[s.name] = map[int]result{}
+			}
+			res[s.name][n] = r
+			fmt.Printf("| %s | %d | %d | %d | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %d |\n", s.name, n, r.requests, r.lines,
+				float64(r.lines)/r.seconds, r.tokens/r.seconds, ms(r.p50), ms(r.p99), mb(r.peakRSS), mb(r.idleRSS), r.errors)
+		}
+	}
+	for _, n := range c.clients {
+		b, o := res["batching"][n], res["one at a time"][n]
+		fmt.Printf("%d clients: batching/one-at-a-time throughput %.2fx, p99 %.2fx; batching peak RSS / idle %.2fx\n",
+			n, (float64(b.lines)/b.seconds)/(float64(o.lines)/o.seconds), ms(b.p99)/ms(o.p99), float64(b.peakRSS)/float64(b.idleRSS))
+	}
+	for _, s := range servers {
+		code, log := s.stop()
+		fmt.Fprintf(os.Stderr, "%s: exit %d after SIGTERM; %s\n", s.name, code, strings.Join(log, "; "))
+	}
+}
+
+func ms(d interface{ Seconds() float64 }) float64 { return d.Seconds() * 1000 }
+
+func mb(b int64) float64 { return float64(b) / (1 << 20) }
