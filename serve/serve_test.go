@@ -269,3 +269,28 @@ func TestMixedBeamsMemory(t *testing.T) {
 		t.Errorf("decoder arenas hold %.0f kB after beam-1 requests, %.0f kB after beams up to 16", small/1024, large/1024)
 	}
 }
+
+// A long request is decoded in turns with the others: a short request sent
+// after it is answered first.
+func TestLongRequestDoesNotStarveShort(t *testing.T) {
+	o := testOptions()
+	o.Workers, o.MaxLines, o.BatchRequestLines, o.BatchWait = 1, 64, 2, 0
+	o.Search.MaxLenB = 8
+	s, ts, _ := newTestServer(t, testBundle(t), o)
+	long := make([]string, 64)
+	for i := range long {
+		long[i] = "the cat sat on the mat and a dog ran"
+	}
+	body, _ := json.Marshal(Request{Text: long, SrcLang: "en", TgtLang: "de", Beam: 4})
+	done := make(chan string, 2)
+	go func() { postJSON(t, ts.URL, string(body)); done <- "long" }()
+	waitFor(t, "the long request to be queued", func() bool { return s.bat.queuedLines() > 0 })
+	go func() {
+		postJSON(t, ts.URL, `{"text": ["a dog"], "src_lang": "en", "tgt_lang": "de", "beam": 4}`)
+		done <- "short"
+	}()
+	if first := <-done; first != "short" {
+		t.Errorf("the long request finished before the short one sent after it")
+	}
+	<-done
+}
