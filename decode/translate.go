@@ -25,6 +25,11 @@ type Translator struct {
 	// bound): the decoder caches grow with rows × output length, so
 	// without it a beam of 16 holds 16 times the memory of greedy search.
 	MaxRows int
+	// MaxStateTokens bounds a batch's decoder rows × output positions
+	// (0: no bound), the size of the decoder's key/value caches: a batch of
+	// long sentences then has fewer of them, so memory does not depend on
+	// the lengths that come.
+	MaxStateTokens int
 	// MaxSrcLen truncates longer encoder inputs (tag and EOS kept), so one
 	// runaway line cannot exhaust memory; a warning names the line.
 	MaxSrcLen int
@@ -228,13 +233,17 @@ func (t *Translator) result(hyps []Hypothesis, src, prefix []int32, links [][]Li
 
 // batchEnd returns the end of the batch that starts at order[start]: at
 // most BatchSize sentences, MaxTokens padded source tokens (the first,
-// longest sentence sets the width) and MaxRows decoder rows, at least one
-// sentence.
+// longest sentence sets the width), MaxRows decoder rows and MaxStateTokens
+// rows × output positions, at least one sentence.
 func (t *Translator) batchEnd(order []int, ids [][]int32, start int) int {
 	width := len(ids[order[start]])
 	size := t.BatchSize
+	o := t.S.Options()
 	if t.MaxRows > 0 {
-		size = min(size, max(1, t.MaxRows/t.S.Options().rowsPerSentence()))
+		size = min(size, max(1, t.MaxRows/o.rowsPerSentence()))
+	}
+	if t.MaxStateTokens > 0 {
+		size = min(size, max(1, t.MaxStateTokens/(o.rowsPerSentence()*(o.maxLen(width)+1))))
 	}
 	end := start + 1
 	for end < len(order) && end-start < size && (t.MaxTokens <= 0 || width*(end-start+1) <= t.MaxTokens) {

@@ -218,3 +218,25 @@ func TestOutputLineIsOneValidLine(t *testing.T) {
 		}
 	}
 }
+
+// MaxRows and MaxStateTokens split a batch by decoder rows (sentences ×
+// beam) and rows × output positions, the decoder caches' size.
+func TestBatchEndBoundsDecoderState(t *testing.T) {
+	b := testBundle(t, data.TagSENCTDEC)
+	o := testOptions(4)
+	o.MaxLenA, o.MaxLenB = 1, 5
+	tr := testTranslator(t, b, o)
+	ids := make([][]int32, 40)
+	order := make([]int, 40)
+	for i := range ids {
+		ids[i], order[i] = make([]int32, 11), i // max_len 16 each
+	}
+	for _, c := range []struct{ rows, state, want int }{
+		{0, 0, 40}, {64, 0, 16}, {3, 0, 1}, {0, 4 * 17 * 10, 10}, {64, 4 * 17 * 10, 10}, {0, 1, 1},
+	} {
+		tr.BatchSize, tr.MaxRows, tr.MaxStateTokens = 64, c.rows, c.state
+		if got := tr.batchEnd(order, ids, 0); got != c.want {
+			t.Errorf("MaxRows %d, MaxStateTokens %d: batch of %d sentences, want %d", c.rows, c.state, got, c.want)
+		}
+	}
+}

@@ -32,6 +32,10 @@ type Options struct {
 	// MaxRows bounds decoder rows (sentences × beam) per decoding batch,
 	// which bounds the decoder caches whatever the beam.
 	MaxRows int
+	// MaxStateTokens bounds decoder rows × output positions per decoding
+	// batch, the size of the decoder's key/value caches, whatever the
+	// sentence lengths.
+	MaxStateTokens int
 
 	// Bounds.
 	QueueLines   int           // lines waiting to be decoded; more answer 503
@@ -52,7 +56,7 @@ type Options struct {
 func Defaults() Options {
 	o := Options{
 		Workers: 1, Search: decode.Defaults(),
-		BatchTokens: 2048, BatchWait: 5 * time.Millisecond, BatchRequestLines: 32, MaxRows: 256,
+		BatchTokens: 2048, BatchWait: 5 * time.Millisecond, BatchRequestLines: 32, MaxRows: 256, MaxStateTokens: 16384,
 		QueueLines: 4096, MaxLines: 256, MaxLineLen: 4096, MaxBody: 1 << 20, MaxBeam: 16,
 		Timeout: 60 * time.Second, DrainTimeout: 30 * time.Second,
 	}
@@ -71,6 +75,7 @@ func (o *Options) fill() error {
 	set(&o.BatchTokens, d.BatchTokens)
 	set(&o.BatchRequestLines, d.BatchRequestLines)
 	set(&o.MaxRows, d.MaxRows)
+	set(&o.MaxStateTokens, d.MaxStateTokens)
 	set(&o.QueueLines, d.QueueLines)
 	set(&o.MaxLines, d.MaxLines)
 	set(&o.MaxLineLen, d.MaxLineLen)

@@ -27,7 +27,7 @@ type Server struct {
 	bat     *batcher
 	met     *metrics
 	log     *slog.Logger
-	check   *decode.Translator // validates directions; never translates
+	check   *decode.Translator // validates directions; never translates, never changes
 	enc     sync.Pool          // *data.Encoder, to count a line's tokens
 	stop    chan struct{}
 	workers sync.WaitGroup
@@ -96,7 +96,7 @@ func (s *Server) newWorker(id int) (*worker, error) {
 	}
 	sr.SetThreads(s.opt.Threads)
 	t := decode.NewTranslator(s.b, sr)
-	t.MaxRows = s.opt.MaxRows
+	t.MaxRows, t.MaxStateTokens = s.opt.MaxRows, s.opt.MaxStateTokens
 	return &worker{s: s, t: t, arena: s.met.arena.WithLabelValues(fmt.Sprint(id))}, nil
 }
 
@@ -198,7 +198,9 @@ func (s *Server) validate(j job) error {
 			return badRequest("line %d holds a line break: send each line as its own array element", i+1)
 		}
 	}
-	s.check.Align = j.key.align
+	if j.key.align && j.key.pivot != "" {
+		return badRequest("word alignment of pivoted translations is not supported: the last leg's source is the pivot text, not the input")
+	}
 	if err := s.check.CheckDirection(j.key.src, j.key.tgt, j.key.pivot); err != nil {
 		return badRequest("%s", err)
 	}

@@ -15,7 +15,7 @@ import (
 // result is one round against one server.
 type result struct {
 	clients, requests, lines int
-	seconds                  float64
+	seconds, cpu             float64
 	tokens, srcTokens        float64
 	p50, p99                 time.Duration
 	peakRSS, idleRSS         int64
@@ -29,6 +29,7 @@ func round(c config, s *server, n int, reqs [][]string, idle int64) result {
 	tok0, src0 := s.counter("strata_generated_tokens_total"), s.counter("strata_source_tokens_total")
 	stop := make(chan struct{})
 	peak := s.sampleRSS(stop)
+	cpu0 := s.cpuSeconds()
 	work := make(chan int)
 	lat := make([]time.Duration, len(reqs))
 	var mu sync.Mutex
@@ -58,6 +59,7 @@ func round(c config, s *server, n int, reqs [][]string, idle int64) result {
 	close(work)
 	wg.Wait()
 	r.seconds = time.Since(start).Seconds()
+	r.cpu = s.cpuSeconds() - cpu0
 	close(stop)
 	r.peakRSS = <-peak
 	r.tokens = s.counter("strata_generated_tokens_total") - tok0

@@ -51,7 +51,7 @@ func main() {
 	flag.StringVar(&c.dataDir, "data", "", "data directory (vocabulary) of the model")
 	flag.StringVar(&c.input, "input", "/work/shared/data/l10n/test/test.en", "sentences to send, one a line")
 	flag.StringVar(&clients, "clients", "1,8,32,128", "concurrent clients, one round each")
-	flag.IntVar(&c.requests, "requests", 64, "requests per round (at least 2 per client)")
+	flag.IntVar(&c.requests, "requests", 8, "requests per round (at least one per client)")
 	flag.IntVar(&c.maxLines, "max-lines", 20, "lines per request: uniform in 1..max-lines")
 	flag.IntVar(&c.beam, "beam", 5, "beam size of every request")
 	flag.BoolVar(&c.mixedBeams, "mixed-beams", false, "request i uses beam 1 + i mod 16 (memory under mixed beams)")

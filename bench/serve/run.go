@@ -16,11 +16,11 @@ func run(c config, lines []string) {
 		round(c, s, 8, requests(lines, 16, c.maxLines, 99), 0) // warm-up
 		idle[i] = s.rssBytes()
 	}
-	fmt.Printf("| server | clients | requests | lines | lines/s | tokens/s | p50 ms | p99 ms | peak RSS MB | idle RSS MB | errors |\n")
-	fmt.Printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	fmt.Printf("| server | clients | requests | lines | lines/s | tokens/s | lines per CPU-s | p50 ms | p99 ms | peak RSS MB | idle RSS MB | errors |\n")
+	fmt.Printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	res := map[string]map[int]result{}
 	for k, n := range c.clients {
-		reqs := requests(lines, max(c.requests, 2*n), c.maxLines, uint64(n))
+		reqs := requests(lines, max(c.requests, n), c.maxLines, uint64(n))
 		order := []int{0, 1}
 		if k%2 == 1 {
 			order = []int{1, 0}
@@ -32,14 +32,15 @@ func run(c config, lines []string) {
 				res[s.name] = map[int]result{}
 			}
 			res[s.name][n] = r
-			fmt.Printf("| %s | %d | %d | %d | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %d |\n", s.name, n, r.requests, r.lines,
-				float64(r.lines)/r.seconds, r.tokens/r.seconds, ms(r.p50), ms(r.p99), mb(r.peakRSS), mb(r.idleRSS), r.errors)
+			fmt.Printf("| %s | %d | %d | %d | %.1f | %.0f | %.2f | %.0f | %.0f | %.0f | %.0f | %d |\n", s.name, n, r.requests, r.lines,
+				float64(r.lines)/r.seconds, r.tokens/r.seconds, float64(r.lines)/r.cpu, ms(r.p50), ms(r.p99), mb(r.peakRSS), mb(r.idleRSS), r.errors)
 		}
 	}
 	for _, n := range c.clients {
 		b, o := res["batching"][n], res["one at a time"][n]
-		fmt.Printf("%d clients: batching/one-at-a-time throughput %.2fx, p99 %.2fx; batching peak RSS / idle %.2fx\n",
-			n, (float64(b.lines)/b.seconds)/(float64(o.lines)/o.seconds), ms(b.p99)/ms(o.p99), float64(b.peakRSS)/float64(b.idleRSS))
+		fmt.Printf("%d clients: batching/one-at-a-time throughput %.2fx (lines per CPU-second %.2fx), p99 %.2fx; batching peak RSS / idle %.2fx\n",
+			n, (float64(b.lines)/b.seconds)/(float64(o.lines)/o.seconds), (float64(b.lines)/b.cpu)/(float64(o.lines)/o.cpu),
+			ms(b.p99)/ms(o.p99), float64(b.peakRSS)/float64(b.idleRSS))
 	}
 	for _, s := range servers {
 		code, log := s.stop()

@@ -93,6 +93,19 @@ func (s *server) rssBytes() int64 {
 	return 0
 }
 
+// cpuSeconds is the CPU time the server has used (user + system).
+func (s *server) cpuSeconds() float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// the fields after the command name, which is in parentheses
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	ut, _ := strconv.ParseFloat(f[11], 64)
+	st, _ := strconv.ParseFloat(f[12], 64)
+	return (ut + st) / 100 // USER_HZ
+}
+
 // sampleRSS records the peak resident memory until stop is closed.
 func (s *server) sampleRSS(stop <-chan struct{}) <-chan int64 {
 	out := make(chan int64, 1)
