@@ -56,7 +56,7 @@ type Options struct {
 func Defaults() Options {
 	o := Options{
 		Workers: 1, Search: decode.Defaults(),
-		BatchTokens: 2048, BatchWait: 5 * time.Millisecond, BatchRequestLines: 32, MaxRows: 256, MaxStateTokens: 16384,
+		BatchTokens: 2048, BatchWait: 5 * time.Millisecond, BatchRequestLines: 32, MaxRows: 128, MaxStateTokens: 8192,
 		QueueLines: 4096, MaxLines: 256, MaxLineLen: 4096, MaxBody: 1 << 20, MaxBeam: 16,
 		Timeout: 60 * time.Second, DrainTimeout: 30 * time.Second,
 	}
