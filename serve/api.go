@@ -70,6 +70,7 @@ type AttentionMap struct {
 
 // reqLog is what a handler tells the request log.
 type reqLog struct {
+	api      string // "strata" or "libretranslate", once the body is read
 	lines    int
 	src, tgt string
 	beam     int
@@ -80,7 +81,7 @@ type reqLog struct {
 // Handler returns the HTTP routes.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /translate", s.instrument("translate", s.handleTranslate))
+	mux.HandleFunc("POST /translate", s.instrument("unknown", s.handleTranslate))
 	mux.HandleFunc("GET /languages", s.handleLanguages)
 	mux.HandleFunc("GET /health", s.handleHealth)
 	mux.HandleFunc("GET /ready", s.handleReady)
@@ -110,6 +111,9 @@ func (s *Server) instrument(api string, h func(http.ResponseWriter, *http.Reques
 		}
 		if code == http.StatusOK {
 			s.answeredLines.Add(int64(rl.lines))
+		}
+		if rl.api != "" {
+			api = rl.api
 		}
 		el := time.Since(start)
 		s.met.requests.WithLabelValues(api, fmt.Sprint(code)).Inc()
@@ -175,8 +179,10 @@ func (s *Server) handleTranslate(w http.ResponseWriter, r *http.Request, rl *req
 		return err
 	}
 	if isLibre(r, body) {
+		rl.api = "libretranslate"
 		return s.handleLibre(w, r, body, rl)
 	}
+	rl.api = "strata"
 	var req Request
 	if err := decodeStrict(body, &req); err != nil {
 		return err
@@ -194,7 +200,7 @@ func (s *Server) handleTranslate(w http.ResponseWriter, r *http.Request, rl *req
 	if req.LID && s.opt.LID == nil {
 		return badRequest(`"lid": this server has no language-ID model (--lid-model)`)
 	}
-	*rl = reqLog{lines: len(req.Text), src: req.SrcLang, tgt: req.TgtLang, beam: j.key.beam, text: req.Text}
+	*rl = reqLog{api: rl.api, lines: len(req.Text), src: req.SrcLang, tgt: req.TgtLang, beam: j.key.beam, text: req.Text}
 	start := time.Now()
 	t, err := s.translate(r.Context(), j)
 	if err != nil {

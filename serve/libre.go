@@ -121,7 +121,7 @@ func (s *Server) handleLibre(w http.ResponseWriter, r *http.Request, body []byte
 	}
 	nb := req.Alternatives + 1
 	j := job{key: key{src: req.Source, tgt: req.Target, beam: max(s.opt.Search.Beam, nb), nbest: nb}, lines: lines, attn: -1}
-	*rl = reqLog{lines: len(lines), src: req.Source, tgt: req.Target, beam: j.key.beam, text: texts}
+	*rl = reqLog{api: rl.api, lines: len(lines), src: req.Source, tgt: req.Target, beam: j.key.beam, text: texts}
 	t, err := s.translate(r.Context(), j)
 	if err != nil {
 		return err

@@ -47,6 +47,9 @@ func TestMetrics(t *testing.T) {
 			if l.GetName() == "code" {
 				codes[l.GetValue()] = m.Counter.GetValue()
 			}
+			if l.GetName() == "api" && l.GetValue() != "strata" {
+				t.Errorf("strata's API counted as %q", l.GetValue())
+			}
 		}
 	}
 	if codes["200"] != 1 || codes["400"] != 1 {
