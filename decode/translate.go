@@ -269,23 +269,3 @@ func OutputLine(s string) string {
 	}
 	return s
 }
-
-// CheckDirection reports the error Lines would give for the direction
-// src→tgt (through pivot when it is set) without translating, so that a
-// server can refuse a request before queueing it.
-func (t *Translator) CheckDirection(src, tgt, pivot string) error {
-	if pivot == "" {
-		_, err := t.directionPrefix(src, tgt)
-		return err
-	}
-	if t.Align {
-		return fmt.Errorf("word alignment of pivoted translations is not supported: the last leg's source is the pivot text, not the input")
-	}
-	if _, err := t.directionPrefix(src, pivot); err != nil {
-		return fmt.Errorf("pivot leg %s-%s: %w", src, pivot, err)
-	}
-	if _, err := t.directionPrefix(pivot, tgt); err != nil {
-		return fmt.Errorf("pivot leg %s-%s: %w", pivot, tgt, err)
-	}
-	return nil
-}
