@@ -82,9 +82,15 @@ func (s *Searcher) HeldBytes() int { return s.encG.HeldBytes() + s.g.HeldBytes()
 // SetOptions changes the options of later searches and keeps the graphs and
 // decoder state: a server that varies the beam per request would otherwise
 // hold one searcher, with its own arenas and decoder caches, per beam size.
+// The compute type and the shortlist, which NewSearcher sets the graphs up
+// for, cannot change.
 func (s *Searcher) SetOptions(opt Options) error {
 	if err := opt.Validate(); err != nil {
 		return err
+	}
+	if opt.ComputeType != s.opt.ComputeType || opt.Shortlist != s.opt.Shortlist {
+		return fmt.Errorf("decode: SetOptions cannot change the compute type (%q to %q) or the shortlist (%q to %q): make a new searcher",
+			s.opt.ComputeType, opt.ComputeType, s.opt.Shortlist, opt.Shortlist)
 	}
 	s.opt = opt
 	return nil
