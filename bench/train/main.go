@@ -36,6 +36,7 @@ type options struct {
 	seed                                      uint64
 	cpuProfile                                string
 	gemmFloor                                 bool
+	peak                                      int
 }
 
 func parseFlags() options {
@@ -58,7 +59,9 @@ func parseFlags() options {
 	flag.IntVar(&o.threads, "threads", 2, "threads (GOMAXPROCS and kernel goroutines)")
 	flag.Uint64Var(&o.seed, "seed", 1, "seed for parameters, data and dropout")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the timed steps here")
-	flag.BoolVar(&o.gemmFloor, "gemm-floor", false, "also replay one step's matrix products alone, -steps times (the step's floor on this BLAS)")
+	flag.BoolVar(&o.gemmFloor, "gemm-floor", false,
+		"diagnostic: also replay one step's matrix products, as strata's engine splits them, alone -steps times")
+	flag.IntVar(&o.peak, "peak", 0, "only measure the machine's peak sgemm rate on an N×N×N product with -threads threads, and exit")
 	flag.Parse()
 	return o
 }
@@ -67,6 +70,35 @@ func main() {
 	log.SetFlags(0)
 	o := parseFlags()
 	runtime.GOMAXPROCS(o.threads)
+	if o.peak > 0 {
+		// in a process of its own: the operands would count in the
+		// training's peak RSS
+		if err := json.NewEncoder(os.Stdout).Encode(peakResult(o.peak, o.threads)); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	m, g := newModel(o)
+	adam, err := train.NewAdam(m.Params().List(), train.AdamConfig{Beta1: 0.9, Beta2: 0.98, Eps: 1e-8})
+	if err != nil {
+		log.Fatal(err)
+	}
+	sched := train.InverseSqrt{Peak: o.lr, Warmup: o.lrWarmup}
+	batches := randomBatches(o)
+	res := run(o, m, g, adam, sched, batches)
+	res["gflop_per_step"] = report.Round(stepFLOP(o)/1e9, 2)
+	if o.gemmFloor {
+		gemmFloor(o, m, g, batches[0], res)
+	}
+	res["params"] = m.Params().Count()
+	res["blas"] = blas.Default().Name()
+	if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// newModel builds the benchmark's Transformer and a graph with o's threads.
+func newModel(o options) (*model.Transformer, *engine.Graph) {
 	cfg, err := model.Preset("transformer-iwslt")
 	if err != nil {
 		log.Fatal(err)
@@ -79,24 +111,9 @@ func main() {
 	if err := cfg.Validate(); err != nil {
 		log.Fatal(err)
 	}
-	m := model.NewTransformer(cfg, o.seed)
-	adam, err := train.NewAdam(m.Params().List(), train.AdamConfig{Beta1: 0.9, Beta2: 0.98, Eps: 1e-8})
-	if err != nil {
-		log.Fatal(err)
-	}
-	sched := train.InverseSqrt{Peak: o.lr, Warmup: o.lrWarmup}
 	g := engine.NewGraph(o.seed)
 	g.SetThreads(o.threads)
-	batches := randomBatches(o)
-	res := run(o, m, g, adam, sched, batches)
-	if o.gemmFloor {
-		gemmFloor(o, m, g, batches[0], res)
-	}
-	res["params"] = m.Params().Count()
-	res["blas"] = blas.Default().Name()
-	if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
-		log.Fatal(err)
-	}
+	return model.NewTransformer(cfg, o.seed), g
 }
 
 // run trains over the batches and returns the result fields.

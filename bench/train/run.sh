@@ -4,26 +4,46 @@
 # batches, each as its own process, alternating for --rounds rounds (the
 # machine is shared, so rounds are interleaved and ratios reported).
 #
-#   bench/train/run.sh [--rounds N] [--steps N] [--warmup-steps N] [--threads N]
+#   bench/train/run.sh [--shape small|base] [--rounds N] [--steps N] [--warmup-steps N]
+#                      [--threads N] [--peak-n N] [--replay]
+#
+# Shapes (6+6 post-norm layers, shared vocabulary of 8000, random ids):
+#   small  d=256, ffn 1024, 4 heads, 64 sentences × 32 tokens (2,048 target tokens)
+#   base   d=512, ffn 2048, 8 heads, 128 sentences × 32 tokens (4,096 target tokens),
+#          Transformer-base widths
+#
+# Each round also measures the machine's peak matrix-product rate in a
+# process of its own (bench/train --peak: an N×N×N sgemm through the same
+# OpenBLAS with the same thread count, best of 3). The physical floor of a
+# step is its GFLOP (counted from the model shape, bench/train/flops.go)
+# at that rate; it is printed as tokens/s with each implementation's share.
+# --replay adds the old diagnostic: strata's own matrix products of one
+# step replayed alone, which measures strata's decomposition of the work,
+# not the machine.
 #
 # Prints each run's JSON line, then per round and overall (median) target
 # tokens/s, peak RSS (max resident set from /usr/bin/time when present, else
-# the program's own getrusage figure) and the strata/PyTorch ratios, and
-# the floor: the tokens/s of one step's matrix products replayed alone
-# (bench/train --gemm-floor), the ceiling of any implementation on this
-# BLAS, as a ratio to PyTorch.
+# the program's own getrusage figure), the floor and the ratios.
 set -eu
 cd "$(dirname "$0")/../.."
-rounds=3 steps=10 warmup=2 threads=2
+rounds=3 steps=10 warmup=2 threads=2 shape=small peakn=4096 replay=0
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--shape) shape=$2; shift 2 ;;
 	--rounds) rounds=$2; shift 2 ;;
 	--steps) steps=$2; shift 2 ;;
 	--warmup-steps) warmup=$2; shift 2 ;;
 	--threads) threads=$2; shift 2 ;;
-	*) echo "usage: $0 [--rounds N] [--steps N] [--warmup-steps N] [--threads N]" >&2; exit 2 ;;
+	--peak-n) peakn=$2; shift 2 ;;
+	--replay) replay=1; shift ;;
+	*) echo "usage: $0 [--shape small|base] [--rounds N] [--steps N] [--warmup-steps N] [--threads N] [--peak-n N] [--replay]" >&2; exit 2 ;;
 	esac
 done
+case "$shape" in
+small) model="--dim 256 --ffn-dim 1024 --heads 4 --vocab 8000 --layers 6 --batch-sentences 64 --src-len 32 --tgt-len 32" ;;
+base) model="--dim 512 --ffn-dim 2048 --heads 8 --vocab 8000 --layers 6 --batch-sentences 128 --src-len 32 --tgt-len 32" ;;
+*) echo "run.sh: --shape is small or base, not $shape" >&2; exit 2 ;;
+esac
 python=/usr/bin/python3
 if ! $python -c 'import torch' 2>/dev/null; then
 	echo "run.sh: $python cannot import torch (Debian: apt-get install python3-torch)" >&2
@@ -54,37 +74,52 @@ PY
 	cat "$tmp/$name.json"
 }
 
-common="--steps $steps --warmup-steps $warmup --threads $threads"
+echo "shape $shape: $model; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+common="--steps $steps --warmup-steps $warmup --threads $threads $model"
 i=1
 while [ "$i" -le "$rounds" ]; do
 	# shellcheck disable=SC2086
-	measure "torch$i" $python bench/reference/train_transformer.py $common
+	GOMAXPROCS=$threads "$tmp/train-bench" --peak "$peakn" --threads "$threads" >"$tmp/peak$i.json" 2>>"$tmp/peak.log"
+	cat "$tmp/peak$i.json"
 	# shellcheck disable=SC2086
 	GOMAXPROCS=$threads measure "strata$i" "$tmp/train-bench" $common
-	# the floor in a process of its own, so that its scratch operands do
-	# not count in strata's peak RSS
 	# shellcheck disable=SC2086
-	GOMAXPROCS=$threads "$tmp/train-bench" $common --gemm-floor >"$tmp/floor$i.json" 2>>"$tmp/floor.log"
+	measure "torch$i" $python bench/reference/train_transformer.py $common
+	if [ "$replay" = 1 ]; then
+		# in a process of its own, so that its scratch operands do not
+		# count in strata's peak RSS
+		# shellcheck disable=SC2086
+		GOMAXPROCS=$threads "$tmp/train-bench" $common --gemm-floor >"$tmp/replay$i.json" 2>>"$tmp/replay.log"
+	fi
+	echo "round $i done; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	i=$((i + 1))
 done
 
-$python - "$tmp" "$rounds" <<'PY'
-import json, statistics, sys
-tmp, rounds = sys.argv[1], int(sys.argv[2])
+$python - "$tmp" "$rounds" "$replay" <<'PY'
+import json, os, statistics, sys
+tmp, rounds, replay = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
 load = lambda n: json.loads(open(f"{tmp}/{n}.json").read())
-ratios, mems, ceils = [], [], []
-print(f"{'round':>5} {'strata tok/s':>13} {'torch tok/s':>12} {'ratio':>6} {'strata MB':>10} {'torch MB':>9} {'ratio':>6}"
-      f" {'floor tok/s':>12} {'floor/torch':>12}")
+ratios, mems, sshare, tshare, reps = [], [], [], [], []
+gflop = load("strata1")["gflop_per_step"]
+tokens = load("strata1")["tgt_tokens_per_step"]
+print(f"step: {gflop:.1f} GFLOP of matrix products for {tokens} target tokens")
+print(f"{'round':>5} {'strata tok/s':>12} {'torch tok/s':>11} {'ratio':>6} {'strata MB':>9} {'torch MB':>8} {'ratio':>6}"
+      f" {'peak GF/s':>9} {'floor tok/s':>11} {'strata/floor':>12} {'torch/floor':>11}")
 for i in range(1, rounds + 1):
-    s, t, f = load(f"strata{i}"), load(f"torch{i}"), load(f"floor{i}")
-    s["gemm_floor_tokens_per_s"] = f["gemm_floor_tokens_per_s"]
+    s, t, p = load(f"strata{i}"), load(f"torch{i}"), load(f"peak{i}")
+    floor = tokens / (gflop / p["peak_gflops"])
     r, m = s["tokens_per_s"] / t["tokens_per_s"], s["peak_rss_mb"] / t["peak_rss_mb"]
-    c = s["gemm_floor_tokens_per_s"] / t["tokens_per_s"]
-    ratios.append(r); mems.append(m); ceils.append(c)
-    print(f"{i:>5} {s['tokens_per_s']:>13.1f} {t['tokens_per_s']:>12.1f} {r:>6.2f} {s['peak_rss_mb']:>10.1f} {t['peak_rss_mb']:>9.1f} {m:>6.2f}"
-          f" {s['gemm_floor_tokens_per_s']:>12.1f} {c:>12.2f}")
-print(f"median throughput ratio strata/pytorch {statistics.median(ratios):.2f}x "
-      f"(goal >= 2), peak RSS ratio {statistics.median(mems):.2f} (goal <= 1)")
-print(f"median ceiling: the step's matrix products alone (same BLAS) run at {statistics.median(ceils):.2f}x "
-      f"PyTorch's throughput; no implementation making those products can exceed it")
+    ratios.append(r); mems.append(m)
+    sshare.append(s["tokens_per_s"] / floor); tshare.append(t["tokens_per_s"] / floor)
+    print(f"{i:>5} {s['tokens_per_s']:>12.1f} {t['tokens_per_s']:>11.1f} {r:>6.2f} {s['peak_rss_mb']:>9.1f} {t['peak_rss_mb']:>8.1f} {m:>6.2f}"
+          f" {p['peak_gflops']:>9.1f} {floor:>11.1f} {sshare[-1]:>11.0%} {tshare[-1]:>11.0%}")
+    if replay:
+        reps.append(load(f"replay{i}")["gemm_floor_tokens_per_s"] / s["tokens_per_s"])
+med = statistics.median
+print(f"median throughput ratio strata/pytorch {med(ratios):.2f}x (goal >= 1.5), peak RSS ratio {med(mems):.2f} (goal <= 0.75)")
+print(f"median share of the physical floor (step GFLOP at the measured peak sgemm rate): "
+      f"strata {med(sshare):.0%} (goal >= 60%), pytorch {med(tshare):.0%}")
+if replay:
+    print(f"diagnostic (strata's own decomposition): its step's products replayed alone run at "
+          f"{med(reps):.2f}x strata's step throughput")
 PY

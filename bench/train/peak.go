@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/strata-nmt/strata/bench/internal/report"
+	"github.com/strata-nmt/strata/engine/blas"
+)
+
+// peakRates measures the machine's matrix-product rate on one large square
+// product (n×n×n, float32, the operands filled once) through the same BLAS
+// the training uses, with threads threads two ways: the BLAS's own threads on
+// the whole product, and the product split into row blocks over goroutines
+// with a single-threaded BLAS, as strata's engine runs large products. Each
+// way runs reps times; the best of each is returned in GFLOP/s (the fastest
+// repetition is the one least disturbed by other jobs on a shared machine).
+func peakRates(n, threads, reps int) (whole, split float64) {
+	a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	for i := range a {
+		a[i], b[i] = float32(i%7)*0.25-0.75, float32(i%5)*0.5-1
+	}
+	flop := 2 * float64(n) * float64(n) * float64(n)
+	best := func(run func()) float64 {
+		run() // untimed: first touch, thread start-up
+		var rate float64
+		for r := 0; r < reps; r++ {
+			start := time.Now()
+			run()
+			rate = max(rate, flop/time.Since(start).Seconds()/1e9)
+		}
+		return rate
+	}
+	if blas.SetThreads(threads) {
+		whole = best(func() { blas.Sgemm(false, false, n, n, n, 1, a, n, b, n, 0, c, n) })
+		blas.SetThreads(1)
+	}
+	split = best(func() {
+		var wg sync.WaitGroup
+		for t := 0; t < threads; t++ {
+			lo, hi := t*n/threads, (t+1)*n/threads
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				blas.Sgemm(false, false, hi-lo, n, n, 1, a[lo*n:], n, b, n, 0, c[lo*n:], n)
+			}()
+		}
+		wg.Wait()
+	})
+	return whole, split
+}
+
+// peakResult is the JSON line of a -peak run: both rates and the better of
+// the two, the machine's peak for this thread count.
+func peakResult(n, threads int) map[string]any {
+	w, s := peakRates(n, threads, 3)
+	fmt.Fprintf(os.Stderr, "peak sgemm %d³, %d threads: BLAS threads %.1f GFLOP/s, row blocks %.1f GFLOP/s\n",
+		n, threads, w, s)
+	return map[string]any{
+		"bench": "peak-sgemm", "n": n, "threads": threads, "blas": blas.Default().Name(),
+		"gflops_blas_threads": report.Round(w, 1), "gflops_row_blocks": report.Round(s, 1),
+		"peak_gflops": report.Round(max(w, s), 1),
+	}
+}
