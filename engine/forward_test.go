@@ -10,9 +10,15 @@ import (
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 // Attention forward against a direct float64 implementation.
+// The second shape runs the assembly tiles (34 keys: a 32-column tile and
+// a Go tail; dh 40: a 32- and an 8-column tile) with odd query counts.
 func TestAttentionForwardMatchesNaive(t *testing.T) {
+	testAttentionForward(t, 2, 3, 5, 8, 2)
+	testAttentionForward(t, 2, 33, 34, 80, 2)
+}
+
+func testAttentionForward(t *testing.T, b, tq, tk, d, h int) {
 	r := NewRNG(11)
-	const b, tq, tk, d, h = 2, 3, 5, 8, 2
 	q, k, v := param(r, "q", b*tq, d), param(r, "k", b*tk, d), param(r, "v", b*tk, d)
 	pad := make([]bool, b*tk)
 	pad[tk-1], pad[2*tk-1], pad[2*tk-2] = true, true, true

@@ -194,6 +194,32 @@ func TestGradAttention(t *testing.T) {
 	})
 }
 
+// Shapes that run attention's assembly tiles (attngemm.go): 35 keys and
+// head width 40 (32- and 8-column tiles plus Go tails), odd query counts,
+// queries fewer than keys under the causal mask (a band offset of 2).
+func TestGradAttentionTiles(t *testing.T) {
+	r := NewRNG(9)
+	const b, tq, tk, d = 2, 33, 35, 80
+	pad := make([]bool, b*tk)
+	pad[tk-1], pad[2*tk-3], pad[2*tk-1] = true, true, true
+	q, k, v := param(r, "q", b*tq, d), param(r, "k", b*tk, d), param(r, "v", b*tk, d)
+	for _, o := range []AttnOptions{
+		{Heads: 2, KeyPad: pad},
+		{Heads: 2, KeyPad: pad, Causal: true, Dropout: 0.2},
+	} {
+		gradCheck(t, fmt.Sprintf("Attention tiles %+v", o), []*Tensor{q, k, v}, func(g *Graph) *Tensor {
+			ctx, _ := g.Attention(Cols{q, 0}, Cols{k, 0}, Cols{v, 0}, b, tq, tk, o)
+			return ctx
+		})
+	}
+	qkv := param(r, "qkv", b*tk, 3*d)
+	gradCheck(t, "Attention tiles fused causal", []*Tensor{qkv}, func(g *Graph) *Tensor {
+		ctx, _ := g.Attention(Cols{qkv, 0}, Cols{qkv, d}, Cols{qkv, 2 * d}, b, tk, tk,
+			AttnOptions{Heads: 2, Causal: true, KeyPad: pad})
+		return ctx
+	})
+}
+
 func TestGradLogMeanExp(t *testing.T) {
 	r := NewRNG(21)
 	xs := []*Tensor{param(r, "x0", 3, 5), param(r, "x1", 3, 5), param(r, "x2", 3, 5)}

@@ -56,12 +56,16 @@ func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, prob
 	}
 	thr := uint32(float64(pDrop) * (1 << 32))
 	dscale := 1 / (1 - pDrop)
-	g.parallel(b*h, tq*tk*dh, func(_, lo, hi int) {
+	ib := o.bands(tq, tk)
+	packed := g.arena.get(g.chunks(b*h, tq*tk*dh) * dh * tk)
+	g.parallel(b*h, tq*tk*dh, func(chunk, lo, hi int) {
+		kt := packed[chunk*dh*tk : (chunk+1)*dh*tk]
 		for job := lo; job < hi; job++ {
 			bi, head := job/h, job%h
 			qo, ko, vo := bi*tq*ldq+q.Col+head*dh, bi*tk*ldk+k.Col+head*dh, bi*tk*ldv+v.Col+head*dh
 			p := probs.Data[job*tq*tk : (job+1)*tq*tk]
-			gemm1(false, true, tq, tk, dh, scale, q.T.Data[qo:], ldq, k.T.Data[ko:], ldk, 0, p, tk)
+			transpose(kt, k.T.Data[ko:], tk, dh, ldk) // S = scale·Q·Kᵀ
+			attnGemm(tq, tk, dh, scale, q.T.Data[qo:], ldq, 1, kt, tk, p, tk, false, ib.cols)
 			maskedSoftmax(p, tq, tk, o.KeyPad, bi, o.Causal)
 			use := p
 			if pDrop > 0 {
@@ -74,9 +78,11 @@ func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, prob
 					}
 				}
 			}
-			gemm1(false, false, tq, dh, tk, 1, use, tk, v.T.Data[vo:], ldv, 0, ctx.Data[bi*tq*d+head*dh:], d)
+			// C = P·V
+			attnGemm(tq, dh, tk, 1, use, tk, 1, v.T.Data[vo:], ldv, ctx.Data[bi*tq*d+head*dh:], d, false, ib.inner)
 		}
 	})
+	g.arena.recycle(packed)
 	g.push(ctx, func() {
 		if ctx.Grad == nil {
 			return
@@ -168,9 +174,12 @@ func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ct
 	// When q, k and v are views of one tensor, their gradients share one
 	// buffer, but each job writes only its own batch rows and head columns
 	// of each view, so jobs still never overlap.
-	scratch := g.arena.get(g.chunks(b*h, tq*tk*dh) * tq * tk)
+	ib := o.bands(tq, tk)
+	per := tq*tk + dh*tk // dP and the packed Vᵀ of one job
+	scratch := g.arena.get(g.chunks(b*h, tq*tk*dh) * per)
 	g.parallel(b*h, tq*tk*dh, func(chunk, lo, hi int) {
-		dp := scratch[chunk*tq*tk : (chunk+1)*tq*tk]
+		dp := scratch[chunk*per : chunk*per+tq*tk]
+		vt := scratch[chunk*per+tq*tk : (chunk+1)*per]
 		for job := lo; job < hi; job++ {
 			bi, head := job/h, job%h
 			qo, ko, vo := bi*tq*ldq+q.Col+head*dh, bi*tk*ldk+k.Col+head*dh, bi*tk*ldv+v.Col+head*dh
@@ -181,11 +190,12 @@ func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ct
 				used = dropped[job*tq*tk : (job+1)*tq*tk]
 			}
 			if dv != nil { // dV += P̃ᵀ·dC
-				gemm1(true, false, tk, dh, tq, 1, used, tk, ctx.Grad[co:], d, 1, dv[vo:], ldv)
+				attnGemm(tk, dh, tq, 1, used, 1, tk, ctx.Grad[co:], d, dv[vo:], ldv, true, ib.innerFrom)
 			}
 			// dP̃ = dC·Vᵀ, then back through dropout and the softmax:
 			// dS = P ⊙ (dP - rowsum(dP ⊙ P))
-			gemm1(false, true, tq, tk, dh, 1, ctx.Grad[co:], d, v.T.Data[vo:], ldv, 0, dp, tk)
+			transpose(vt, v.T.Data[vo:], tk, dh, ldv)
+			attnGemm(tq, tk, dh, 1, ctx.Grad[co:], d, 1, vt, tk, dp, tk, false, ib.cols)
 			if dropped != nil {
 				for i := range dp {
 					if keep(key, job*tq*tk+i, thr) {
@@ -195,21 +205,51 @@ func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ct
 					}
 				}
 			}
-			softmaxBackwardRows(dp, p, tq, tk)
+			softmaxBackwardRows(dp, p, tq, tk, ib.cols)
 			if dq != nil { // dQ += scale·dS·K
-				gemm1(false, false, tq, dh, tk, scale, dp, tk, k.T.Data[ko:], ldk, 1, dq[qo:], ldq)
+				attnGemm(tq, dh, tk, scale, dp, tk, 1, k.T.Data[ko:], ldk, dq[qo:], ldq, true, ib.inner)
 			}
 			if dk != nil { // dK += scale·dSᵀ·Q
-				gemm1(true, false, tk, dh, tq, scale, dp, tk, q.T.Data[qo:], ldq, 1, dk[ko:], ldk)
+				attnGemm(tk, dh, tq, scale, dp, 1, tk, q.T.Data[qo:], ldq, dk[ko:], ldk, true, ib.innerFrom)
 			}
 		}
 	})
+	g.arena.recycle(scratch)
+}
+
+// attnBands are the causal mask's bands for each product of a job (none
+// without the mask): key j is visible to query i when j <= i + tk - tq.
+type attnBands struct{ cols, inner, innerFrom band }
+
+func (o AttnOptions) bands(tq, tk int) attnBands {
+	if !o.Causal {
+		return attnBands{}
+	}
+	off := tk - tq
+	return attnBands{band{bandCols, off}, band{bandInner, off}, band{bandInnerFrom, off}}
+}
+
+// transpose writes the rows×cols matrix src (rows ld apart) to dst as
+// cols×rows, so that the products read Kᵀ and Vᵀ with unit stride.
+func transpose(dst, src []float32, rows, cols, ld int) {
+	for r := 0; r < rows; r++ {
+		row := src[r*ld : r*ld+cols]
+		for c, x := range row {
+			dst[c*rows+r] = x
+		}
+	}
 }
 
 // softmaxBackwardRows replaces dp by P ⊙ (dp - Σ_j dp_j P_j), row by row.
-func softmaxBackwardRows(dp, p []float32, rows, cols int) {
+// Under a causal band only the visible columns of dp are read (the others
+// were never computed) and the rest of the row becomes 0.
+func softmaxBackwardRows(dp, p []float32, rows, cols int, bd band) {
 	for i := 0; i < rows; i++ {
-		dr, pr := dp[i*cols:(i+1)*cols], p[i*cols:(i+1)*cols]
+		n := cols
+		if bd.kind == bandCols {
+			n = max(0, min(cols, i+bd.off+1))
+		}
+		dr, pr := dp[i*cols:i*cols+n], p[i*cols:i*cols+n]
 		var dot float64
 		for j, pv := range pr {
 			dot += float64(dr[j]) * float64(pv)
@@ -218,5 +258,6 @@ func softmaxBackwardRows(dp, p []float32, rows, cols int) {
 		for j, pv := range pr {
 			dr[j] = pv * (dr[j] - fd)
 		}
+		clear(dp[i*cols+n : (i+1)*cols])
 	}
 }

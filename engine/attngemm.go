@@ -1,0 +1,123 @@
+package engine
+
+import "fmt"
+
+// Attention's small products.
+//
+// Each (sentence, head) of attention multiplies matrices of a few dozen
+// rows and columns (32×32×64 in the benchmark model). Through OpenBLAS every
+// such product pays a call across purego and the library's packing of both
+// operands, which cost as much as the arithmetic at this size (18 GFLOP/s,
+// a fraction of one core's peak), and a step makes tens of thousands of
+// them. No BLAS on this machine offers a batched strided product, so the
+// products are written here: register tiles of 2 rows × 32 (or 8) columns
+// in AVX2/FMA assembly (attngemm_amd64.s) reading the operands in place
+// through row and column strides, so that transposed operands need no
+// copies either; a pure-Go loop does the same elsewhere and for the last
+// columns of a row when the width is not a multiple of 8.
+//
+// Masks are used inside: a band limits, per pair of rows, the columns or
+// the inner range to what the causal mask leaves, so masked blocks are
+// neither computed nor stored.
+
+// bandKind says which part of a product a causal mask makes zero or unused.
+type bandKind uint8
+
+const (
+	bandNone bandKind = iota
+	// bandCols: row i needs only columns j <= i+off (scores, dP).
+	bandCols
+	// bandInner: row i of A is zero past column i+off (P·V, dS·K).
+	bandInner
+	// bandInnerFrom: A(i,p) is zero for p < i-off (Pᵀ·dC, dSᵀ·Q).
+	bandInnerFrom
+)
+
+type band struct {
+	kind bandKind
+	off  int
+}
+
+// attnGemm computes C = alpha·A·B (+ C when acc) for C m×n, B k×n with rows
+// ldb apart and unit column stride, C with rows ldc apart, and
+// A(i,p) = a[i·ars + p·acs]. With bd.kind == bandCols the columns a row
+// does not need are left as they were (they may hold anything).
+func attnGemm(m, n, k int, alpha float32, a []float32, ars, acs int, b []float32, ldb int,
+	c []float32, ldc int, acc bool, bd band) {
+	traceGemm(GemmCall{acs != 1, false, m, n, k, max(ars, acs), ldb, ldc, false})
+	if m == 0 || n == 0 {
+		return
+	}
+	checkAttnGemm(m, n, k, a, ars, acs, b, ldb, c, ldc)
+	var spare [32]float32 // second output row of a lone last row
+	for i := 0; i < m; i += 2 {
+		nn, lo, hi := n, 0, k
+		last := min(i+1, m-1) // the pair's second row (or the lone row)
+		switch bd.kind {
+		case bandCols:
+			nn = min(n, last+bd.off+1)
+		case bandInner:
+			hi = min(k, last+bd.off+1)
+		case bandInnerFrom:
+			lo = max(0, i-bd.off)
+		}
+		if nn <= 0 {
+			continue
+		}
+		kk := hi - lo
+		if kk <= 0 { // nothing to add: C = 0 (or stays)
+			if !acc {
+				clear(c[i*ldc : i*ldc+nn])
+				clear(c[last*ldc : last*ldc+nn])
+			}
+			continue
+		}
+		a0, a1 := i*ars+lo*acs, last*ars+lo*acs
+		c0, c1 := c[i*ldc:], c[last*ldc:]
+		j := 0
+		if haveAVX2FMA {
+			for ; j+32 <= nn; j += 32 {
+				d1 := &c1[j]
+				if last == i {
+					d1 = &spare[0]
+				}
+				attnTile2x32(kk, &a[a0], &a[a1], acs, &b[lo*ldb+j], ldb, &c0[j], d1, alpha, acc)
+			}
+			for ; j+8 <= nn; j += 8 {
+				d1 := &c1[j]
+				if last == i {
+					d1 = &spare[0]
+				}
+				attnTile2x8(kk, &a[a0], &a[a1], acs, &b[lo*ldb+j], ldb, &c0[j], d1, alpha, acc)
+			}
+		}
+		attnRowGo(kk, a[a0:], acs, b[lo*ldb:], ldb, c0, j, nn, alpha, acc)
+		if last != i {
+			attnRowGo(kk, a[a1:], acs, b[lo*ldb:], ldb, c1, j, nn, alpha, acc)
+		}
+	}
+}
+
+// attnRowGo is one row of attnGemm over columns [j0, j1), in Go.
+func attnRowGo(k int, a []float32, acs int, b []float32, ldb int, c []float32, j0, j1 int, alpha float32, acc bool) {
+	for j := j0; j < j1; j++ {
+		var s float32
+		for p := 0; p < k; p++ {
+			s += a[p*acs] * b[p*ldb+j]
+		}
+		s *= alpha
+		if acc {
+			s += c[j]
+		}
+		c[j] = s
+	}
+}
+
+// checkAttnGemm panics unless every element attnGemm may touch lies in the
+// slices: the assembly reads and writes through raw pointers.
+func checkAttnGemm(m, n, k int, a []float32, ars, acs int, b []float32, ldb int, c []float32, ldc int) {
+	if (m-1)*ars+(k-1)*acs >= len(a) && k > 0 || (k-1)*ldb+n > len(b) && k > 0 || (m-1)*ldc+n > len(c) {
+		panic(fmt.Sprintf("engine: attention product %d×%d×%d outside its operands (%d, %d, %d floats)",
+			m, n, k, len(a), len(b), len(c)))
+	}
+}

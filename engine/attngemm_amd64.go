@@ -1,0 +1,9 @@
+package engine
+
+// Declarations of attngemm_amd64.s; attngemm_other.go stubs them elsewhere.
+
+//go:noescape
+func attnTile2x32(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *float32, alpha float32, acc bool)
+
+//go:noescape
+func attnTile2x8(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *float32, alpha float32, acc bool)

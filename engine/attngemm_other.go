@@ -1,0 +1,11 @@
+//go:build !amd64
+
+package engine
+
+func attnTile2x32(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *float32, alpha float32, acc bool) {
+	panic("engine: attnTile2x32 without amd64")
+}
+
+func attnTile2x8(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *float32, alpha float32, acc bool) {
+	panic("engine: attnTile2x8 without amd64")
+}
