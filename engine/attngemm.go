@@ -54,8 +54,8 @@ func attnGemm(m, n, k int, alpha float32, a []float32, ars, acs int, b []float32
 		nn, lo, hi := n, 0, k
 		last := min(i+1, m-1) // the pair's second row (or the lone row)
 		switch bd.kind {
-		case bandCols:
-			nn = min(n, last+bd.off+1)
+		case bandCols: // rounded up to whole tiles: the extra columns are masked anyway
+			nn = min(n, (last+bd.off+1+7)&^7)
 		case bandInner:
 			hi = min(k, last+bd.off+1)
 		case bandInnerFrom:
