@@ -151,8 +151,15 @@ func newFFN(b *builder, prefix string) FFN {
 }
 
 // Apply runs fc2(dropout(relu(fc1(x)))).
+// fc1's bias and the ReLU are one pass (engine.LinearReLU).
 func (f FFN) Apply(g *engine.Graph, x *engine.Tensor) *engine.Tensor {
-	return f.FC2.Apply(g, g.Dropout(g.ReLU(f.FC1.Apply(g, x)), f.Dropout))
+	var h *engine.Tensor
+	if f.FC1.B != nil {
+		h = g.LinearReLU(x, f.FC1.W, f.FC1.B)
+	} else {
+		h = g.ReLU(f.FC1.Apply(g, x))
+	}
+	return f.FC2.Apply(g, g.Dropout(h, f.Dropout))
 }
 
 // Sublayer wraps a sub-network F with residual connection, dropout and layer
@@ -175,16 +182,18 @@ func (s Sublayer) Apply(g *engine.Graph, x *engine.Tensor, f func(*engine.Tensor
 	var y *engine.Tensor
 	switch s.Norm {
 	case NormPost:
-		y = g.Dropout(f(x), s.Dropout)
+		y = f(x)
 	case NormPre:
-		y = g.Dropout(f(s.LN.Apply(g, x)), s.Dropout)
+		y = f(s.LN.Apply(g, x))
 	case NormSwapPre:
-		y = g.Dropout(s.LN.Apply(g, f(x)), s.Dropout)
+		y = s.LN.Apply(g, f(x))
 	default:
 		panic(fmt.Sprintf("model: norm placement %q", s.Norm))
 	}
-	if s.Residual {
-		y = g.Add(x, y)
+	if s.Residual { // x + Drop(y) in one pass
+		y = g.AddDropout(x, y, s.Dropout)
+	} else {
+		y = g.Dropout(y, s.Dropout)
 	}
 	if s.Norm == NormPost {
 		y = s.LN.Apply(g, y)

@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+)
+
+// Fused ops: the same arithmetic as a chain of ops, in fewer passes over
+// memory and without the intermediate tensors (each would be as large as
+// the activations: an FFN's hidden layer is 4·d wide). Results equal the
+// unfused chains', which the tests check bit for bit.
+
+// LinearReLU is ReLU(Linear(x, w, b)): the product is written with beta = 0
+// and one pass then adds the bias and clamps, instead of a pass writing the
+// bias, the product reading it back, and a ReLU pass into a second tensor.
+// Backward masks the output gradient in place (it is this op's alone) in
+// the same pass that sums the bias gradient.
+func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
+	in, out := x.Cols(), w.Dim(0)
+	if w.Cols() != in || b == nil || b.Size() != out {
+		panic(fmt.Sprintf("engine.LinearReLU: x %v, W %v, b %v", x.Shape(), w.Shape(), shapeOf(b)))
+	}
+	n := x.Rows()
+	shape := append(append(make([]int, 0, MaxDims), x.Shape()[:x.ndim-1]...), out)
+	y := g.newTensor([]*Tensor{x, w, b}, shape...)
+	g.gemm(false, true, n, out, in, 1, x.Data, in, w.Data, in, 0, y.Data, out)
+	g.parallel(n, out, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			ys := y.Data[r*out : (r+1)*out]
+			for i, v := range ys {
+				bits := math.Float32bits(v + b.Data[i])
+				ys[i] = math.Float32frombits(bits &^ uint32(int32(bits)>>31)) // as ReLU
+			}
+		}
+	})
+	g.push(y, func() {
+		dy := y.Grad
+		if dy == nil {
+			return
+		}
+		mask := func(r int) []float32 {
+			ds, ys := dy[r*out:(r+1)*out], y.Data[r*out:(r+1)*out]
+			for i, v := range ys {
+				pass := uint32(int32(-math.Float32bits(v)) >> 31) // as ReLU's backward
+				ds[i] = math.Float32frombits(math.Float32bits(ds[i]) & pass)
+			}
+			return ds
+		}
+		if b.needGrad {
+			g.sumColumns(g.grad(b), n, out, func(r int, acc []float32) { axpy(acc, mask(r), 1) })
+		} else {
+			g.parallel(n, out, func(_, lo, hi int) {
+				for r := lo; r < hi; r++ {
+					mask(r)
+				}
+			})
+		}
+		if x.needGrad {
+			g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)
+		}
+		if w.needGrad {
+			g.gemm(true, false, out, in, n, 1, dy, out, x.Data, in, 1, g.grad(w), in)
+		}
+	})
+	return y
+}
+
+// AddDropout is x + Dropout(f, p), the residual connection: one pass and
+// one tensor instead of two. It draws the same mask as Dropout would (the
+// same key, element for element) and is x + f when dropout is off.
+func (g *Graph) AddDropout(x, f *Tensor, p float32) *Tensor {
+	if !g.DropoutOn || p <= 0 {
+		return g.Add(x, f)
+	}
+	mustSameShape("AddDropout", x, f)
+	key := g.nextDropKey()
+	scale := 1 / (1 - p)
+	threshold := uint32(float64(p) * (1 << 32))
+	y := g.newTensor([]*Tensor{x, f}, x.Shape()...)
+	n := len(x.Data)
+	words := (n + 31) / 32
+	mask := g.bitmask(words)
+	g.parallel(words, 32*4, func(_, lo, hi int) {
+		for w := lo; w < hi; w++ {
+			base := w * 32
+			fs, xs, ys := f.Data[base:min(base+32, n)], x.Data[base:min(base+32, n)], y.Data[base:min(base+32, n)]
+			var bits uint32
+			for j, v := range fs {
+				var k uint32
+				if keep(key, base+j, threshold) {
+					k = 1
+				}
+				bits |= k << j
+				ys[j] = xs[j] + math.Float32frombits(math.Float32bits(v*scale)&-k)
+			}
+			mask[w] = bits
+		}
+	})
+	g.push(y, func() {
+		if y.Grad == nil {
+			return
+		}
+		var dx, df []float32
+		if x.needGrad {
+			dx = g.grad(x)
+		}
+		if f.needGrad {
+			df = g.grad(f)
+		}
+		g.parallel(words, 32*2, func(_, lo, hi int) {
+			for w := lo; w < hi; w++ {
+				base := w * 32
+				dys := y.Grad[base:min(base+32, n)]
+				if dx != nil {
+					dxs := dx[base:min(base+32, n)]
+					for j, d := range dys {
+						dxs[j] += d
+					}
+				}
+				if df != nil {
+					dfs, bits := df[base:min(base+32, n)], mask[w]
+					for j, d := range dys {
+						dfs[j] += math.Float32frombits(math.Float32bits(d*scale) & -(bits >> j & 1))
+					}
+				}
+			}
+		})
+	})
+	return y
+}

@@ -1,0 +1,77 @@
+package engine
+
+import (
+	"math"
+	"testing"
+)
+
+// runChain builds out = build(g) on a fresh graph with threads threads,
+// back-propagates a fixed direction and returns the output and every
+// input's gradient, copied.
+func runChain(threads int, inputs []*Tensor, build buildFn) [][]float32 {
+	for _, in := range inputs {
+		in.ZeroGrad()
+	}
+	g := NewGraph(5)
+	g.SetThreads(threads)
+	y := build(g)
+	dir := make([]float32, y.Size())
+	for i := range dir {
+		dir[i] = float32(math.Sin(float64(i)))
+	}
+	g.BackwardWith(y, dir)
+	out := [][]float32{append([]float32(nil), y.Data...)}
+	for _, in := range inputs {
+		out = append(out, append([]float32(nil), in.Grad...))
+	}
+	return out
+}
+
+// sameBits fails unless the fused and unfused chains gave identical bits.
+func sameBits(t *testing.T, name string, fused, chain [][]float32) {
+	t.Helper()
+	for k := range fused {
+		for i := range fused[k] {
+			if math.Float32bits(fused[k][i]) != math.Float32bits(chain[k][i]) {
+				t.Fatalf("%s: tensor %d element %d: fused %v, chain %v", name, k, i, fused[k][i], chain[k][i])
+			}
+		}
+	}
+}
+
+func TestLinearReLUIsReLUOfLinear(t *testing.T) {
+	r := NewRNG(31)
+	x, w, b := param(r, "x", 70, 40), param(r, "w", 90, 40), param(r, "b", 90)
+	in := []*Tensor{x, w, b}
+	for _, th := range []int{1, 2, 3} {
+		fused := runChain(th, in, func(g *Graph) *Tensor { return g.LinearReLU(x, w, b) })
+		chain := runChain(th, in, func(g *Graph) *Tensor { return g.ReLU(g.Linear(x, w, b)) })
+		sameBits(t, "LinearReLU", fused, chain)
+	}
+	// ReLU has a kink at 0: small x and w and biases of ±0.6 keep every
+	// pre-activation (and its finite-difference neighbours) away from it.
+	xs, ws, bs := param(r, "x", 6, 3), param(r, "w", 8, 3), param(r, "b", 8)
+	for _, p := range []*Tensor{xs, ws} {
+		for i := range p.Data {
+			p.Data[i] *= 0.3
+		}
+	}
+	for i := range bs.Data {
+		bs.Data[i] = float32(0.6 * math.Copysign(1, float64(bs.Data[i])))
+	}
+	gradCheck(t, "LinearReLU", []*Tensor{xs, ws, bs}, func(g *Graph) *Tensor { return g.LinearReLU(xs, ws, bs) })
+}
+
+func TestAddDropoutIsAddOfDropout(t *testing.T) {
+	r := NewRNG(32)
+	x, f := param(r, "x", 37, 50), param(r, "f", 37, 50)
+	in := []*Tensor{x, f}
+	for _, p := range []float32{0, 0.3} {
+		for _, th := range []int{1, 2} {
+			fused := runChain(th, in, func(g *Graph) *Tensor { return g.AddDropout(x, f, p) })
+			chain := runChain(th, in, func(g *Graph) *Tensor { return g.Add(x, g.Dropout(f, p)) })
+			sameBits(t, "AddDropout", fused, chain)
+		}
+		gradCheck(t, "AddDropout", in, func(g *Graph) *Tensor { return g.AddDropout(x, f, p) })
+	}
+}
