@@ -20,24 +20,23 @@ func (g *Graph) LayerNorm(x, gain, bias *Tensor) *Tensor {
 		panic(fmt.Sprintf("engine.LayerNorm: x %v, gain %v, bias %v", x.Shape(), shapeOf(gain), shapeOf(bias)))
 	}
 	y := g.newTensor([]*Tensor{x, gain, bias}, x.Shape()...)
-	// xhat and 1/σ per row, needed by backward (not kept for inference).
-	var xhat, rstd []float32
+	// The row means and 1/σ, kept for backward (not for inference), which
+	// recomputes x̂ = (x - mean)·(1/σ) from x, bit for bit as here, rather
+	// than keeping a copy of x̂ as large as x.
+	var mean, rstd []float32
 	if y.needGrad {
-		xhat, rstd = g.arena.get(n*d), g.arena.get(n)
+		mean, rstd = g.arena.get(n), g.arena.get(n)
 	}
 	g.parallel(n, d, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			xs, ys := x.Data[r*d:(r+1)*d], y.Data[r*d:(r+1)*d]
-			mean, rs := rowStats(xs)
+			mu, rs := rowStats(xs)
+			m, rs32 := float32(mu), float32(rs)
 			if rstd != nil {
-				rstd[r] = float32(rs)
+				mean[r], rstd[r] = m, rs32
 			}
-			m, rs32 := float32(mean), float32(rs)
 			for j, v := range xs {
 				ys[j] = (v - m) * rs32
-			}
-			if xhat != nil {
-				copy(xhat[r*d:(r+1)*d], ys)
 			}
 			affine(ys, gain, bias)
 		}
@@ -46,9 +45,16 @@ func (g *Graph) LayerNorm(x, gain, bias *Tensor) *Tensor {
 		if y.Grad == nil {
 			return
 		}
-		g.layerNormBackward(x, gain, bias, y.Grad, xhat, rstd)
+		g.layerNormBackward(x, gain, bias, y.Grad, mean, rstd)
 	})
 	return y
+}
+
+// normRow writes row r's x̂ = (x - mean)·(1/σ) into hs.
+func normRow(hs, xs []float32, m, rs float32) {
+	for j, v := range xs {
+		hs[j] = (v - m) * rs
+	}
 }
 
 // affine applies LayerNorm's gain and bias (either may be nil) in place.
@@ -104,28 +110,46 @@ func rowStats(xs []float32) (mean, rstd float64) {
 	return mean, 1 / math.Sqrt(vr+LayerNormEps)
 }
 
-func (g *Graph) layerNormBackward(x, gain, bias *Tensor, dy, xhat, rstd []float32) {
+func (g *Graph) layerNormBackward(x, gain, bias *Tensor, dy, mean, rstd []float32) {
 	d, n := x.Cols(), x.Rows()
-	if gain != nil && gain.needGrad {
-		g.sumColumns(g.grad(gain), n, d, func(r int, acc []float32) {
-			hs, ds := xhat[r*d:(r+1)*d], dy[r*d:(r+1)*d]
-			for j := range acc {
-				acc[j] += ds[j] * hs[j]
+	dGain := gain != nil && gain.needGrad
+	dBias := bias != nil && bias.needGrad
+	if dGain || dBias { // both column sums in one pass over dy
+		var dg, db []float32
+		if dGain {
+			dg = g.grad(gain)
+		}
+		if dBias {
+			db = g.grad(bias)
+		}
+		c := g.chunks(n, d)
+		hbuf := g.arena.get(c * d)
+		g.sumColumns2(dg, db, n, d, func(ch, r int, accG, accB []float32) {
+			ds := dy[r*d : (r+1)*d]
+			if accG != nil {
+				hs := hbuf[ch*d : (ch+1)*d]
+				normRow(hs, x.Data[r*d:(r+1)*d], mean[r], rstd[r])
+				for j := range accG {
+					accG[j] += ds[j] * hs[j]
+				}
+			}
+			if accB != nil {
+				axpy(accB, ds, 1)
 			}
 		})
-	}
-	if bias != nil && bias.needGrad {
-		g.sumColumns(g.grad(bias), n, d, func(r int, acc []float32) {
-			axpy(acc, dy[r*d:(r+1)*d], 1)
-		})
+		g.arena.recycle(hbuf)
 	}
 	if !x.needGrad {
 		return
 	}
 	dx := g.grad(x)
-	g.parallel(n, d, func(_, lo, hi int) {
+	c := g.chunks(n, d)
+	hbuf := g.arena.get(c * d)
+	g.parallel(n, d, func(ch, lo, hi int) {
+		hs := hbuf[ch*d : (ch+1)*d]
 		for r := lo; r < hi; r++ {
-			hs, ds, dxs := xhat[r*d:(r+1)*d], dy[r*d:(r+1)*d], dx[r*d:(r+1)*d]
+			ds, dxs := dy[r*d:(r+1)*d], dx[r*d:(r+1)*d]
+			normRow(hs, x.Data[r*d:(r+1)*d], mean[r], rstd[r])
 			// dx = rstd · (dĥ - mean(dĥ) - ĥ·mean(dĥ·ĥ)), dĥ = dy·gain
 			var m1, m2 float64
 			for j, dv := range ds {
@@ -146,4 +170,5 @@ func (g *Graph) layerNormBackward(x, gain, bias *Tensor, dy, xhat, rstd []float3
 			}
 		}
 	})
+	g.arena.recycle(hbuf)
 }

@@ -65,3 +65,44 @@ func (g *Graph) sumColumns(dst []float32, n, d int, rowFn func(row int, acc []fl
 		axpy(dst, partial[ch*d:(ch+1)*d], 1)
 	}
 }
+
+// sumColumns2 is sumColumns for two sums over the same rows in one pass
+// (either dst may be nil: its accumulator is then nil too); rowFn also gets
+// the chunk index, for per-chunk scratch. Each sum is formed exactly as
+// sumColumns forms it.
+func (g *Graph) sumColumns2(dst1, dst2 []float32, n, d int, rowFn func(chunk, row int, acc1, acc2 []float32)) {
+	c := g.chunks(n, d)
+	if c == 1 {
+		for r := 0; r < n; r++ {
+			rowFn(0, r, dst1, dst2)
+		}
+		return
+	}
+	part := func(dst []float32) []float32 {
+		if dst == nil {
+			return nil
+		}
+		return g.arena.zeros(c * d)
+	}
+	p1, p2 := part(dst1), part(dst2)
+	slice := func(p []float32, ch int) []float32 {
+		if p == nil {
+			return nil
+		}
+		return p[ch*d : (ch+1)*d]
+	}
+	g.parallel(n, d, func(ch, lo, hi int) {
+		a1, a2 := slice(p1, ch), slice(p2, ch)
+		for r := lo; r < hi; r++ {
+			rowFn(ch, r, a1, a2)
+		}
+	})
+	for ch := 0; ch < c; ch++ {
+		if p1 != nil {
+			axpy(dst1, p1[ch*d:(ch+1)*d], 1)
+		}
+		if p2 != nil {
+			axpy(dst2, p2[ch*d:(ch+1)*d], 1)
+		}
+	}
+}
