@@ -33,6 +33,10 @@ const (
 	bandInnerFrom
 )
 
+// attnTiles: the assembly tiles are used (tests turn them off to check the
+// Go path).
+var attnTiles = haveAVX2FMA
+
 type band struct {
 	kind bandKind
 	off  int
@@ -75,7 +79,7 @@ func attnGemm(m, n, k int, alpha float32, a []float32, ars, acs int, b []float32
 		a0, a1 := i*ars+lo*acs, last*ars+lo*acs
 		c0, c1 := c[i*ldc:], c[last*ldc:]
 		j := 0
-		if haveAVX2FMA {
+		if attnTiles {
 			for ; j+32 <= nn; j += 32 {
 				d1 := &c1[j]
 				if last == i {

@@ -11,9 +11,9 @@ import (
 // accumulation, and the causal bands (entries a band skips must be ones
 // the mask makes zero or unused).
 func TestAttnGemmMatchesLoop(t *testing.T) {
-	defer func(h bool) { haveAVX2FMA = h }(haveAVX2FMA)
-	for _, asm := range []bool{haveAVX2FMA, false} {
-		haveAVX2FMA = asm
+	defer func(h bool) { attnTiles = h }(attnTiles)
+	for _, asm := range []bool{attnTiles, false} {
+		attnTiles = asm
 		testAttnGemmShapes(t)
 	}
 }
