@@ -23,7 +23,10 @@
 #
 # Prints each run's JSON line, then per round and overall (median) target
 # tokens/s, peak RSS (max resident set from /usr/bin/time when present, else
-# the program's own getrusage figure), the floor and the ratios.
+# the program's own getrusage figure), the floor and the ratios; and the same
+# in CPU time (CPU-seconds per step, and the step's GFLOP per CPU-second as
+# a share of the peak product's), steadier than wall time on a loaded
+# machine.
 set -eu
 cd "$(dirname "$0")/../.."
 rounds=3 steps=10 warmup=2 threads=2 shape=small peakn=4096 replay=0
@@ -99,26 +102,35 @@ $python - "$tmp" "$rounds" "$replay" <<'PY'
 import json, os, statistics, sys
 tmp, rounds, replay = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
 load = lambda n: json.loads(open(f"{tmp}/{n}.json").read())
-ratios, mems, sshare, tshare, reps = [], [], [], [], []
+ratios, cratios, mems, sshare, tshare, scpu, tcpu, reps = [], [], [], [], [], [], [], []
 gflop = load("strata1")["gflop_per_step"]
 tokens = load("strata1")["tgt_tokens_per_step"]
 print(f"step: {gflop:.1f} GFLOP of matrix products for {tokens} target tokens")
 print(f"{'round':>5} {'strata tok/s':>12} {'torch tok/s':>11} {'ratio':>6} {'strata MB':>9} {'torch MB':>8} {'ratio':>6}"
-      f" {'peak GF/s':>9} {'floor tok/s':>11} {'strata/floor':>12} {'torch/floor':>11}")
+      f" {'peak GF/s':>9} {'floor tok/s':>11} {'strata/floor':>12} {'torch/floor':>11}"
+      f" {'CPU s/step':>10} {'torch':>6} {'ratio':>6} {'GF/CPU-s':>8} {'strata':>6} {'torch':>6}")
 for i in range(1, rounds + 1):
     s, t, p = load(f"strata{i}"), load(f"torch{i}"), load(f"peak{i}")
     floor = tokens / (gflop / p["peak_gflops"])
     r, m = s["tokens_per_s"] / t["tokens_per_s"], s["peak_rss_mb"] / t["peak_rss_mb"]
     ratios.append(r); mems.append(m)
     sshare.append(s["tokens_per_s"] / floor); tshare.append(t["tokens_per_s"] / floor)
+    # CPU time: a step's GFLOP per CPU-second against the peak product's
+    # GFLOP per CPU-second, the share of the cores' time spent at peak rate
+    sc, tc = s["cpu_seconds"] / s["steps"], t["cpu_seconds"] / t["steps"]
+    pc = p["peak_gflops_per_cpu_s"]
+    cratios.append(tc / sc); scpu.append(gflop / sc / pc); tcpu.append(gflop / tc / pc)
     print(f"{i:>5} {s['tokens_per_s']:>12.1f} {t['tokens_per_s']:>11.1f} {r:>6.2f} {s['peak_rss_mb']:>9.1f} {t['peak_rss_mb']:>8.1f} {m:>6.2f}"
-          f" {p['peak_gflops']:>9.1f} {floor:>11.1f} {sshare[-1]:>11.0%} {tshare[-1]:>11.0%}")
+          f" {p['peak_gflops']:>9.1f} {floor:>11.1f} {sshare[-1]:>12.0%} {tshare[-1]:>11.0%}"
+          f" {sc:>10.2f} {tc:>6.2f} {cratios[-1]:>6.2f} {pc:>8.1f} {scpu[-1]:>6.0%} {tcpu[-1]:>6.0%}")
     if replay:
         reps.append(load(f"replay{i}")["gemm_floor_tokens_per_s"] / s["tokens_per_s"])
 med = statistics.median
 print(f"median throughput ratio strata/pytorch {med(ratios):.2f}x (goal >= 1.5), peak RSS ratio {med(mems):.2f} (goal <= 0.75)")
 print(f"median share of the physical floor (step GFLOP at the measured peak sgemm rate): "
       f"strata {med(sshare):.0%} (goal >= 60%), pytorch {med(tshare):.0%}")
+print(f"CPU time: pytorch needs {med(cratios):.2f}x strata's CPU-seconds per step; share of the peak rate per "
+      f"CPU-second: strata {med(scpu):.0%}, pytorch {med(tcpu):.0%}")
 if replay:
     print(f"diagnostic (strata's own decomposition): its step's products replayed alone run at "
           f"{med(reps):.2f}x strata's step throughput")
