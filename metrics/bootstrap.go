@@ -54,14 +54,7 @@ func PairedBootstrap(m Metric, baseline, system []string, refs [][]string, opts 
 	if len(system) == 0 {
 		return PairedResult{}, fmt.Errorf("paired bootstrap needs at least one segment")
 	}
-	samples := opts.Samples
-	if samples <= 0 {
-		samples = DefaultBootstrapSamples
-	}
-	seed := uint64(DefaultBootstrapSeed)
-	if opts.Seed != nil {
-		seed = *opts.Seed
-	}
+	samples, seed := opts.resolve()
 	blStats, sig, err := m.SegmentStats(baseline, refs)
 	if err != nil {
 		return PairedResult{}, fmt.Errorf("baseline: %w", err)
@@ -76,36 +69,74 @@ func PairedBootstrap(m Metric, baseline, system []string, refs [][]string, opts 
 	res.Baseline.Score = m.ScoreStats(sumStats(blStats, width))
 	res.System.Score = m.ScoreStats(sumStats(sysStats, width))
 
-	blScores, sysScores := resampleScores(m, blStats, sysStats, samples, seed)
+	scores := resampleScores(m, [][][]float64{blStats, sysStats}, samples, seed)
+	blScores, sysScores := scores[0], scores[1]
 	res.Baseline.setInterval(blScores)
 	res.System.setInterval(sysScores)
 	res.PValue = pairedPValue(blScores, sysScores, math.Abs(res.Baseline.Score-res.System.Score))
 	return res, nil
 }
 
-// resampleScores draws samples sets of len(bl) segment indices with
-// replacement (numpy's order: sample by sample) and scores both systems on
-// each set.
-func resampleScores(m Metric, bl, sys [][]float64, samples int, seed uint64) ([]float64, []float64) {
+// resampleScores draws samples sets of segment indices with replacement
+// (numpy's order: sample by sample) and scores every system on each set;
+// scores[k][s] is system k's score on set s. Systems scored in one call see
+// the same sets, which is what makes the bootstrap paired.
+func resampleScores(m Metric, systems [][][]float64, samples int, seed uint64) [][]float64 {
 	rng := newNumpyRNG(seed)
-	n := len(bl)
+	n := len(systems[0])
 	width := m.StatsLen()
-	blTot, sysTot := make([]float64, width), make([]float64, width)
-	blScores, sysScores := make([]float64, samples), make([]float64, samples)
+	tot := make([][]float64, len(systems))
+	scores := make([][]float64, len(systems))
+	for k := range systems {
+		tot[k], scores[k] = make([]float64, width), make([]float64, samples)
+	}
 	for s := 0; s < samples; s++ {
-		clear(blTot)
-		clear(sysTot)
+		for k := range tot {
+			clear(tot[k])
+		}
 		for i := 0; i < n; i++ {
-			k := rng.intn(uint32(n))
-			for j := 0; j < width; j++ {
-				blTot[j] += bl[k][j]
-				sysTot[j] += sys[k][j]
+			idx := rng.intn(uint32(n))
+			for k, sys := range systems {
+				for j := 0; j < width; j++ {
+					tot[k][j] += sys[idx][j]
+				}
 			}
 		}
-		blScores[s] = m.ScoreStats(blTot)
-		sysScores[s] = m.ScoreStats(sysTot)
+		for k := range systems {
+			scores[k][s] = m.ScoreStats(tot[k])
+		}
 	}
-	return blScores, sysScores
+	return scores
+}
+
+// resolve applies the defaults: 1000 samples, seed 12345.
+func (o BootstrapOptions) resolve() (int, uint64) {
+	samples, seed := o.Samples, uint64(DefaultBootstrapSeed)
+	if samples <= 0 {
+		samples = DefaultBootstrapSamples
+	}
+	if o.Seed != nil {
+		seed = *o.Seed
+	}
+	return samples, seed
+}
+
+// Bootstrap estimates one system's score with its 95% confidence interval
+// by bootstrap resampling, as sacreBLEU's --confidence does (the same draws
+// as its paired test for a seed, so the system's interval here equals the
+// one PairedBootstrap reports for it). The signature carries bs and seed.
+func Bootstrap(m Metric, system []string, refs [][]string, opts BootstrapOptions) (Estimate, string, error) {
+	if len(system) == 0 {
+		return Estimate{}, "", fmt.Errorf("bootstrap resampling needs at least one segment")
+	}
+	samples, seed := opts.resolve()
+	stats, sig, err := m.SegmentStats(system, refs)
+	if err != nil {
+		return Estimate{}, "", err
+	}
+	e := Estimate{Score: m.ScoreStats(sumStats(stats, m.StatsLen()))}
+	e.setInterval(resampleScores(m, [][][]float64{stats}, samples, seed)[0])
+	return e, withBootstrapFields(sig, samples, seed), nil
 }
 
 // setInterval is sacreBLEU's estimate_ci: the mean, and half the distance

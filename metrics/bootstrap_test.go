@@ -161,3 +161,29 @@ func TestPairedBootstrapMatchesNumpy(t *testing.T) {
 		t.Errorf("strata %s\nnumpy  %s", got, want)
 	}
 }
+
+// TestBootstrapIsThePairedTestsSystemInterval: sacreBLEU's --confidence and
+// its paired test draw the same resamples for a seed, so one system's
+// interval must equal the one the paired test reports for it (and that one
+// is checked against numpy in TestPairedBootstrapMatchesNumpy).
+func TestBootstrapIsThePairedTestsSystemInterval(t *testing.T) {
+	refs, a, b := synthCorpus(150, 0.5, 0.7)
+	m, _ := NewBLEU(BLEUOptions{})
+	for _, seed := range []uint64{12345, 3} {
+		opts := BootstrapOptions{Samples: 300, Seed: &seed}
+		paired, err := PairedBootstrap(m, a, b, [][]string{refs}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, sig, err := Bootstrap(m, b, [][]string{refs}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e != paired.System || sig != paired.Signature {
+			t.Errorf("seed %d: %+v %s, the paired test's system has %+v %s", seed, e, sig, paired.System, paired.Signature)
+		}
+	}
+	if _, _, err := Bootstrap(m, nil, [][]string{nil}, BootstrapOptions{}); err == nil {
+		t.Error("no segments: want an error")
+	}
+}

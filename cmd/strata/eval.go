@@ -28,6 +28,8 @@ type evalFlags struct {
 	rougeWhitespace    bool
 	ter                metrics.TEROptions
 	pairedBS           bool
+	confidence         bool
+	confidenceN        int
 	bsSamples          int
 	seed               uint64
 	jsonOut            bool
@@ -45,8 +47,9 @@ per line) and prints each metric with its SacreBLEU-style signature.
 Metrics: bleu (SacreBLEU 2.x), chrf (chrF, or chrF++ with --chrf-word-order 2),
 ter (SacreBLEU 2.x's TER, an error rate: lower is better), multi-bleu (Moses
 multi-bleu.perl on tokenised text), rouge (ROUGE-1/2/L F1).
---paired-bs compares --hyp with --baseline by paired bootstrap resampling as
-sacreBLEU's paired_bs does. See docs/metrics.md.`,
+--confidence adds each score's 95% bootstrap interval as sacreBLEU's
+--confidence does; --paired-bs compares --hyp with --baseline by paired
+bootstrap resampling as sacreBLEU's paired_bs does. See docs/metrics.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runEval(cmd, &f)
@@ -73,6 +76,8 @@ sacreBLEU's paired_bs does. See docs/metrics.md.`,
 	fl.BoolVar(&f.ter.AsianSupport, "ter-asian-support", false, "TER: split CJK characters (with --ter-normalized), remove CJK punctuation (with --ter-no-punct)")
 	fl.BoolVar(&f.pairedBS, "paired-bs", false, "paired bootstrap resampling of --hyp against --baseline")
 	fl.StringVar(&f.baseline, "baseline", "", "baseline system's file for --paired-bs")
+	fl.BoolVar(&f.confidence, "confidence", false, "bootstrap each score's mean and 95% confidence interval (sacreBLEU's --confidence)")
+	fl.IntVar(&f.confidenceN, "confidence-n", metrics.DefaultBootstrapSamples, "bootstrap samples for --confidence")
 	fl.IntVar(&f.bsSamples, "paired-bs-n", metrics.DefaultBootstrapSamples, "bootstrap samples")
 	fl.Uint64Var(&f.seed, "seed", metrics.DefaultBootstrapSeed, "bootstrap seed (sacreBLEU's SACREBLEU_SEED)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object per metric and line")
@@ -102,6 +107,9 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if f.pairedBS && f.baseline == "" {
 		return fmt.Errorf("eval: --paired-bs needs --baseline")
 	}
+	if f.pairedBS && f.confidence {
+		return fmt.Errorf("eval: --paired-bs already prints both systems' confidence intervals; drop --confidence")
+	}
 	if err := checkTERFlags(cmd, f.metricNames); err != nil {
 		return err
 	}
@@ -128,6 +136,9 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	var results []evalResult
 	for _, nm := range ms {
 		r, err := nm.corpus(hyps, refs)
+		if err == nil && f.confidence {
+			err = withConfidence(&r, nm.m, hyps, refs, f)
+		}
 		if err != nil {
 			return fmt.Errorf("eval: %s: %w", nm.m.Name(), err)
 		}
@@ -137,6 +148,24 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		return printJSON(out, f.width, results)
 	}
 	return printTable(out, f.width, results)
+}
+
+// withConfidence adds the bootstrap mean and 95% interval to a result, in
+// sacreBLEU's layout: "(μ = 24.70 ± 0.72)" before the details, bs and seed
+// in the signature.
+func withConfidence(r *evalResult, m metrics.Metric, hyps []string, refs [][]string, f *evalFlags) error {
+	seed := f.seed
+	e, sig, err := metrics.Bootstrap(m, hyps, refs, metrics.BootstrapOptions{Samples: f.confidenceN, Seed: &seed})
+	if err != nil {
+		return err
+	}
+	r.Verbose = strings.TrimSpace(fmt.Sprintf("(μ = %.*f ± %.*f) %s", f.width, e.Mean, f.width, e.CI, r.Verbose))
+	r.Signature = sig
+	if r.Extra == nil {
+		r.Extra = map[string]any{}
+	}
+	r.Extra["mean"], r.Extra["ci"], r.Extra["lower"], r.Extra["upper"] = e.Mean, e.CI, e.Lower, e.Upper
+	return nil
 }
 
 func displayName(p string) string {

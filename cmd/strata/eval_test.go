@@ -85,6 +85,20 @@ func TestEvalTER(t *testing.T) {
 		t.Errorf("JSON %v", obj)
 	}
 
+	// --confidence: sacreBLEU's "(μ = … ± …)" and bs/seed in the signature
+	out = run(t, append(args, "--confidence", "--confidence-n", "200")...)
+	for _, want := range []string{"TER     40.00  (μ = ", "nrefs:2|bs:200|seed:12345|case:lc|tok:tercom|"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--confidence output lacks %q:\n%s", want, out)
+		}
+	}
+	if err := json.Unmarshal([]byte(run(t, append(args, "--confidence", "--json")...)), &obj); err != nil {
+		t.Fatal(err)
+	}
+	if obj["mean"] == nil || obj["ci"] == nil || obj["score"] != 40.0 {
+		t.Errorf("--confidence JSON %v", obj)
+	}
+
 	// The baseline scores 33.33 against the system's 40: the system is
 	// worse, which the reader must know TER's direction to see.
 	out = run(t, append(args, "--paired-bs", "--baseline", base, "--paired-bs-n", "200")...)
