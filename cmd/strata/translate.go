@@ -84,7 +84,7 @@ X→en→Y in one command. See docs/decoding.md.`,
 	fl.BoolVar(&f.scores, "scores", false, "prefix each output with its score and a tab")
 	fl.BoolVar(&f.align, "alignment", false, "append \" ||| \" and word alignments (s-t pairs, 0-based) from the encoder attention, as Marian's --alignment hard")
 	fl.IntVar(&f.alignLayer, "alignment-layer", -1, "decoder layer whose encoder attention aligns, 0-based (-1: the penultimate)")
-	fl.StringVar(&f.shard, "shard", "", "translate only shard I/N of --input's lines (N contiguous parts, I from 1); `cat` of the N outputs in order is the whole translation (docs/distributed.md)")
+	fl.StringVar(&f.shard, "shard", "", "translate only shard `I/N` of --input's lines (N contiguous parts, I from 1); cat of the N outputs in order is the whole translation (docs/distributed.md)")
 	searchFlags(cmd, &f.opt)
 	rootCmd.AddCommand(aliases(cmd, map[string]string{"out": "output"}))
 }
