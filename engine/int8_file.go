@@ -3,9 +3,7 @@ package engine
 import (
 	"bufio"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 )
@@ -25,58 +23,34 @@ const (
 // float32: about a quarter of the float32 file. ReadTensors reads it back
 // with the matrices dequantized and their Int8 form attached.
 func WriteTensorsInt8(w io.Writer, meta any, tensors []*Tensor) error {
-	m, err := json.Marshal(meta)
-	if err != nil {
-		return fmt.Errorf("encode metadata: %w", err)
-	}
-	h := fileHeader{Meta: m}
+	entries := make([]TensorEntry, len(tensors))
 	qs := make([]*Int8Weights, len(tensors))
 	for i, t := range tensors {
-		e := TensorEntry{Name: t.Name, Shape: append([]int(nil), t.Shape()...)}
+		entries[i] = TensorEntry{Name: t.Name, Shape: append([]int(nil), t.Shape()...)}
 		if t.ndim == 2 {
-			e.DType = dtypeInt8
+			entries[i].DType = dtypeInt8
 			if qs[i] = t.Int8(); qs[i] == nil || qs[i].Q == nil {
 				qs[i] = QuantizeWeights(t.Data, t.shape[0], t.shape[1])
 			}
 		}
-		h.Tensors = append(h.Tensors, e)
 	}
-	hb, err := json.Marshal(h)
-	if err != nil {
-		return err
-	}
-	crc := crc32.New(castagnoli)
-	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<20)
-	bw.WriteString(fileMagic)
-	binary.Write(bw, binary.LittleEndian, uint32(fileVersionInt8))
-	binary.Write(bw, binary.LittleEndian, uint32(len(hb)))
-	bw.Write(hb)
-	for i, t := range tensors {
-		if q := qs[i]; q != nil {
+	return writeTensorFile(w, fileVersionInt8, meta, entries, func(bw *bufio.Writer) {
+		for i, t := range tensors {
+			q := qs[i]
+			if q == nil {
+				writeFloats(bw, t.Data)
+				continue
+			}
 			writeFloats(bw, q.Scale)
 			for _, v := range q.Q {
 				bw.WriteByte(byte(v))
 			}
 			bw.Write(make([]byte, pad4(len(q.Q))))
-			continue
 		}
-		writeFloats(bw, t.Data)
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	return binary.Write(w, binary.LittleEndian, crc.Sum32())
+	})
 }
 
 func pad4(n int) int { return (4 - n%4) % 4 }
-
-func writeFloats(bw *bufio.Writer, data []float32) {
-	var b [4]byte
-	for _, v := range data {
-		binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
-		bw.Write(b[:])
-	}
-}
 
 // readInt8Tensor reads an int8 entry: its scales, then its values.
 func readInt8Tensor(br io.Reader, e TensorEntry, n int) (*Tensor, error) {

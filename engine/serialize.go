@@ -47,38 +47,53 @@ type fileHeader struct {
 
 // WriteTensors writes meta (any JSON-encodable value) and the tensors.
 func WriteTensors(w io.Writer, meta any, tensors []*Tensor) error {
+	entries := make([]TensorEntry, len(tensors))
+	for i, t := range tensors {
+		entries[i] = TensorEntry{Name: t.Name, Shape: append([]int(nil), t.Shape()...)}
+	}
+	return writeTensorFile(w, fileVersion, meta, entries, func(bw *bufio.Writer) {
+		for _, t := range tensors {
+			writeFloats(bw, t.Data)
+		}
+	})
+}
+
+// writeTensorFile writes a tensor file of the given version: magic, version,
+// the JSON header (meta and entries), what body writes, and the CRC-32C of
+// all of it.
+func writeTensorFile(w io.Writer, version uint32, meta any, entries []TensorEntry, body func(*bufio.Writer)) error {
 	m, err := json.Marshal(meta)
 	if err != nil {
 		return fmt.Errorf("encode metadata: %w", err)
 	}
-	h := fileHeader{Meta: m}
-	for _, t := range tensors {
-		h.Tensors = append(h.Tensors, TensorEntry{Name: t.Name, Shape: append([]int(nil), t.Shape()...)})
-	}
-	hb, err := json.Marshal(h)
+	hb, err := json.Marshal(fileHeader{Meta: m, Tensors: entries})
 	if err != nil {
 		return err
 	}
 	crc := crc32.New(castagnoli)
 	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<20)
 	bw.WriteString(fileMagic)
-	binary.Write(bw, binary.LittleEndian, uint32(fileVersion))
+	binary.Write(bw, binary.LittleEndian, version)
 	binary.Write(bw, binary.LittleEndian, uint32(len(hb)))
 	bw.Write(hb)
-	buf := make([]byte, 4*4096)
-	for _, t := range tensors {
-		for i := 0; i < len(t.Data); i += 4096 {
-			chunk := t.Data[i:min(i+4096, len(t.Data))]
-			for j, v := range chunk {
-				binary.LittleEndian.PutUint32(buf[4*j:], math.Float32bits(v))
-			}
-			bw.Write(buf[:4*len(chunk)])
-		}
-	}
+	body(bw)
 	if err := bw.Flush(); err != nil {
 		return err
 	}
 	return binary.Write(w, binary.LittleEndian, crc.Sum32())
+}
+
+// writeFloats writes little-endian float32 values, converting a chunk at a
+// time (a write per value costs twice as long on large models).
+func writeFloats(bw *bufio.Writer, data []float32) {
+	var buf [4 * 4096]byte
+	for i := 0; i < len(data); i += 4096 {
+		chunk := data[i:min(i+4096, len(data))]
+		for j, v := range chunk {
+			binary.LittleEndian.PutUint32(buf[4*j:], math.Float32bits(v))
+		}
+		bw.Write(buf[:4*len(chunk)])
+	}
 }
 
 // ErrNotTensorFile is returned for files that do not start with the magic.
