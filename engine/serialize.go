@@ -163,9 +163,14 @@ func readHeader(br io.Reader) (fileHeader, error) {
 	if hlen > 1<<28 {
 		return h, fmt.Errorf("corrupt tensor file: header length %d", hlen)
 	}
-	hb := make([]byte, hlen)
-	if _, err := io.ReadFull(br, hb); err != nil {
+	// ReadAll grows its buffer with what arrives, so a header length
+	// larger than the file costs no more memory than the file.
+	hb, err := io.ReadAll(io.LimitReader(br, int64(hlen)))
+	if err != nil {
 		return h, truncated(err)
+	}
+	if len(hb) != int(hlen) {
+		return h, truncated(fmt.Errorf("header of %d bytes, file has %d", hlen, len(hb)))
 	}
 	if err := json.Unmarshal(hb, &h); err != nil {
 		return h, fmt.Errorf("corrupt tensor file header: %w", err)
@@ -173,13 +178,20 @@ func readHeader(br io.Reader) (fileHeader, error) {
 	return h, nil
 }
 
+// maxTensorElements bounds a tensor's claimed size (16 TiB of float32) so
+// that the product of its dimensions cannot overflow.
+const maxTensorElements = 1 << 42
+
+// readChunk is how many values readTensor reads at a time.
+const readChunk = 4096
+
 func readTensor(br io.Reader, e TensorEntry) (*Tensor, error) {
 	if len(e.Shape) == 0 || len(e.Shape) > MaxDims {
 		return nil, fmt.Errorf("corrupt tensor file: %s has shape %v", e.Name, e.Shape)
 	}
 	n := 1
 	for _, s := range e.Shape {
-		if s < 0 || s > 1<<31 {
+		if s < 0 || (s > 0 && n > maxTensorElements/s) {
 			return nil, fmt.Errorf("corrupt tensor file: %s has shape %v", e.Name, e.Shape)
 		}
 		n *= s
@@ -191,18 +203,28 @@ func readTensor(br io.Reader, e TensorEntry) (*Tensor, error) {
 	default:
 		return nil, fmt.Errorf("tensor file: %s has data type %q, this strata reads float32 and int8", e.Name, e.DType)
 	}
-	t := NewTensor(e.Shape...)
-	t.Name = e.Name
-	buf := make([]byte, 4*4096)
-	for i := 0; i < n; i += 4096 {
-		k := min(4096, n-i)
+	// The shape comes from the file: the values buffer grows (doubling,
+	// from 1 Mi values) with the values actually read, so a header that
+	// claims more than the file holds fails as truncated without
+	// allocating what it claims.
+	data := make([]float32, 0, min(n, 1<<20))
+	buf := make([]byte, 4*readChunk)
+	for len(data) < n {
+		k := min(readChunk, n-len(data))
 		if _, err := io.ReadFull(br, buf[:4*k]); err != nil {
-			return nil, truncated(fmt.Errorf("reading %s: %w", e.Name, err))
+			return nil, truncated(fmt.Errorf("reading %s (%d values): %w", e.Name, n, err))
+		}
+		if len(data)+k > cap(data) {
+			grown := make([]float32, len(data), min(n, 2*cap(data)))
+			copy(grown, data)
+			data = grown
 		}
 		for j := 0; j < k; j++ {
-			t.Data[i+j] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*j:]))
+			data = append(data, math.Float32frombits(binary.LittleEndian.Uint32(buf[4*j:])))
 		}
 	}
+	t := FromData(data, e.Shape...)
+	t.Name = e.Name
 	return t, nil
 }
 
