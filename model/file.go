@@ -44,21 +44,30 @@ func Load(path string) (Model, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var meta fileMeta
-	ts, err := engine.ReadTensors(f, &meta)
+	m, err := Read(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	return m, nil
+}
+
+// Read reads a model written by WriteTo (or a training checkpoint).
+func Read(r io.Reader) (Model, error) {
+	var meta fileMeta
+	ts, err := engine.ReadTensors(r, &meta)
+	if err != nil {
+		return nil, err
+	}
 	if meta.Kind != ModelKind && meta.Kind != CheckpointKind {
-		return nil, fmt.Errorf("%s: not a strata model (kind %q)", path, meta.Kind)
+		return nil, fmt.Errorf("not a strata model (kind %q)", meta.Kind)
 	}
 	ts = withoutOptimizer(ts)
 	m, err := New(meta.Config, 0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	if err := SetParams(m, ts); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	return m, nil
 }
