@@ -237,6 +237,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("model: src_vocab and tgt_vocab must be set (got %d, %d)", c.SrcVocab, c.TgtVocab)
 	case c.ShareAllEmbeddings && c.SrcVocab != c.TgtVocab:
 		return fmt.Errorf("model: share_all_embeddings needs one joint vocabulary (src %d, tgt %d)", c.SrcVocab, c.TgtVocab)
+	case c.PadID < 0 || c.PadID >= c.SrcVocab || c.PadID >= c.TgtVocab:
+		return fmt.Errorf("model: pad_id %d outside the vocabulary (src %d, tgt %d)", c.PadID, c.SrcVocab, c.TgtVocab)
 	case c.NoResidualLayer < 0 || c.NoResidualLayer > c.EncoderLayers:
 		return fmt.Errorf("model: no_residual_layer %d outside 1..%d", c.NoResidualLayer, c.EncoderLayers)
 	case c.Dropout < 0 || c.Dropout >= 1 || c.AttentionDropout < 0 || c.AttentionDropout >= 1 ||
