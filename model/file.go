@@ -62,6 +62,12 @@ func Read(r io.Reader) (Model, error) {
 		return nil, fmt.Errorf("not a strata model (kind %q)", meta.Kind)
 	}
 	ts = withoutOptimizer(ts)
+	if err := meta.Config.Validate(); err != nil {
+		return nil, err
+	}
+	if err := fitsFile(meta.Config, ts); err != nil {
+		return nil, err
+	}
 	m, err := New(meta.Config, 0)
 	if err != nil {
 		return nil, err
@@ -70,6 +76,46 @@ func Read(r io.Reader) (Model, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// fitsFile checks, before the model is built, that the parameters its
+// configuration asks for can be among the values the file holds: the
+// configuration comes from the file, and building the model allocates what
+// it says. minParams is a lower bound for every architecture, and each
+// architecture's total is a small multiple of it (biases and norms are a
+// few d per layer), so a file can make Read allocate at most a few times
+// its own size.
+func fitsFile(c Config, ts []*engine.Tensor) error {
+	var have float64
+	for _, t := range ts {
+		have += float64(t.Size())
+	}
+	if need := minParams(c); need > have {
+		return fmt.Errorf("the configuration needs at least %.4g parameters, the file holds %.0f values", need, have)
+	}
+	return nil
+}
+
+// minParams counts the weight matrices every layer has (attention 4d²,
+// feed-forward 2·d·ffn), the embeddings, and the layer-history weights of
+// dlcl and transparent attention, in float64 so nothing overflows.
+func minParams(c Config) float64 {
+	d, ffn := float64(c.DModel), float64(c.FFN)
+	enc, dec := float64(c.EncoderLayers), float64(c.DecoderLayers)
+	n := (enc+dec)*(4*d*d+2*d*ffn) + float64(c.SrcVocab)*d
+	if !c.ShareAllEmbeddings {
+		n += float64(c.TgtVocab) * d
+	}
+	switch c.Arch {
+	case "dlcl":
+		n += (enc + 1) * (enc + 1)
+		if c.Deep.DLCLDecoder {
+			n += (dec + 1) * (dec + 1)
+		}
+	case "transparent":
+		n += dec * (enc + 1)
+	}
+	return n
 }
 
 // SetParams copies tensors into the model's parameters by name; every
