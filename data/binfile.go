@@ -112,6 +112,11 @@ func readCorpusFile(path string, vocabSize int) (*Corpus, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseCorpus(path, raw, vocabSize)
+}
+
+// parseCorpus decodes the bytes of a binarised corpus read from path.
+func parseCorpus(path string, raw []byte, vocabSize int) (*Corpus, error) {
 	bad := func(what string) error { return fmt.Errorf("%s: not a valid binarised corpus: %s", path, what) }
 	if len(raw) < 32 || string(raw[:8]) != binMagic {
 		return nil, bad("bad magic")

@@ -29,7 +29,7 @@ func writeGzip(t testing.TB, path, text string) {
 }
 
 // testVocab learns a tiny model over a few words, with languages en de fr.
-func testVocab(t *testing.T, style TagStyle) *Vocab {
+func testVocab(t testing.TB, style TagStyle) *Vocab {
 	t.Helper()
 	wc := subword.NewWordCounts()
 	for range 5 {
