@@ -124,7 +124,10 @@ func parseCorpus(path string, raw []byte, vocabSize int) (*Corpus, error) {
 	n := binary.LittleEndian.Uint64(raw[8:])
 	ns := binary.LittleEndian.Uint64(raw[16:])
 	nt := binary.LittleEndian.Uint64(raw[24:])
-	if uint64(len(raw)) != 32+4*(3*n+ns+nt) {
+	// Each count alone must fit the file before they are summed, or the
+	// sum can wrap around to the file's size.
+	words := uint64(len(raw)-32) / 4
+	if n > words/3 || ns > words || nt > words || uint64(len(raw)) != 32+4*(3*n+ns+nt) {
 		return nil, bad(fmt.Sprintf("size %d does not match its header (%d pairs, %d+%d tokens)", len(raw), n, ns, nt))
 	}
 	p := raw[32:]
