@@ -56,3 +56,25 @@ func TestParseHostileLengths(t *testing.T) {
 		})
 	}
 }
+
+// A long word with a huge maxn asks for a quadratic number of character
+// n-gram rows (initSubwords precomputes them): a 5 kB word and maxn 2^20
+// would be 12.5 million rows from a 6 kB file. It must fail instead.
+func TestParseHostileMaxn(t *testing.T) {
+	s := newSynth(7, lossSoftmax, 3, 1, 1, 1<<20)
+	s.dim, s.bucket = 2, 16
+	s.words = append(s.words[:5], strings.Repeat("a", 5000))
+	s.input = s.input[:int(int32(len(s.words))+s.bucket)*int(s.dim)]
+	s.output = s.output[:len(s.labels)*int(s.dim)]
+	b := s.encode()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Parse("hostile.bin", b)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "n-gram") {
+		t.Fatalf("got %v, want an error about character n-grams", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 4<<20 {
+		t.Fatalf("allocated %d MiB for a %d-byte file", n>>20, len(b))
+	}
+}
