@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"unicode/utf8"
 )
 
 // File format constants (fastText's FASTTEXT_FILEFORMAT_MAGIC_INT32 and
@@ -154,6 +155,9 @@ func readDictionary(r *binReader, a args) (*dictionary, error) {
 	if err := d.readPruneIndex(r); err != nil {
 		return nil, err
 	}
+	if err := d.checkNgramCount(r); err != nil {
+		return nil, err
+	}
 	d.initSubwords()
 	return d, nil
 }
@@ -206,6 +210,29 @@ func (d *dictionary) readPruneIndex(r *binReader) error {
 			return r.corrupt("pruneidx pair %d maps bucket %d to row %d (buckets: %d)", i, from, to, d.bucket)
 		}
 		d.prune.put(from, to)
+	}
+	return nil
+}
+
+// maxNgramsPerByte bounds the character n-gram rows initSubwords
+// precomputes, per byte of the model. A word of k characters has at most
+// k·min(k, maxn) n-grams, so a long word with a huge maxn would make a
+// small file ask for a quadratic table; real models (maxn 3 to 6) stay
+// far below this.
+const maxNgramsPerByte = 64
+
+func (d *dictionary) checkNgramCount(r *binReader) error {
+	if d.maxn <= 0 || d.bucket <= 0 {
+		return nil
+	}
+	var n int64
+	for _, w := range d.words[:d.nwords] {
+		k := int64(utf8.RuneCountInString(w)) + 2 // with the < > markers
+		n += k * min(k, int64(d.maxn))
+	}
+	if limit := maxNgramsPerByte*int64(len(r.buf)) + 1<<20; n > limit {
+		return r.corrupt("maxn %d gives the dictionary up to %d character n-grams, more than %d per byte of the model",
+			d.maxn, n, maxNgramsPerByte)
 	}
 	return nil
 }
