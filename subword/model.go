@@ -134,11 +134,25 @@ func (m *Model) PieceID(text string) (int32, bool) {
 	if id, ok := m.byText[text]; ok {
 		return id, true
 	}
-	var b int
-	if n, err := fmt.Sscanf(text, "<0x%02X>", &b); err == nil && n == 1 && len(text) == 6 {
-		return int32(b), true
+	if len(text) == 6 && strings.HasPrefix(text, "<0x") && text[5] == '>' {
+		hi, lo := upperHex(text[3]), upperHex(text[4])
+		if hi >= 0 && lo >= 0 {
+			return int32(hi<<4 | lo), true
+		}
 	}
 	return 0, false
+}
+
+// upperHex is the value of an upper-case hex digit, or -1: byte pieces
+// are spelled exactly as Piece writes them.
+func upperHex(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
 
 // Save writes the model as JSON, atomically.
