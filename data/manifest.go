@@ -94,7 +94,29 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if m.Format != manifestFormat || m.Version != manifestVersion {
 		return nil, fmt.Errorf("%s: format %q version %d, want %q version %d", filepath.Join(dir, ManifestFile), m.Format, m.Version, manifestFormat, manifestVersion)
 	}
+	if err := m.checkPaths(); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
+	}
 	return &m, nil
+}
+
+// checkPaths refuses file names that leave the data directory: a data
+// directory may come from elsewhere, and Open reads and stats what its
+// manifest names.
+func (m *Manifest) checkPaths() error {
+	for _, o := range m.Outputs {
+		if !filepath.IsLocal(o.Path) {
+			return fmt.Errorf("output %q is outside the data directory", o.Path)
+		}
+	}
+	for name, parts := range m.Splits {
+		for _, p := range parts {
+			if !filepath.IsLocal(p.Corpus) {
+				return fmt.Errorf("split %s: corpus %q is outside the data directory", name, p.Corpus)
+			}
+		}
+	}
+	return nil
 }
 
 func (m *Manifest) write(dir string) error {
