@@ -30,7 +30,7 @@ func FuzzParseConfig(f *testing.F) {
 		}
 		_ = c.Summary()
 		_ = c.SameArchitecture(c)
-		if _, err := c.blockSizes(); c.Arch == "msc" && err != nil {
+		if _, err := c.blockSizes(); c.Arch == ArchMSC && err != nil {
 			t.Fatalf("valid msc config without block sizes: %v", err)
 		}
 	})

@@ -39,7 +39,7 @@ func modelFileSeeds(t testing.TB) [][]byte {
 	add(s)
 	for _, arch := range []string{"dlcl", "transparent", "msc"} {
 		d := c
-		d.Arch = arch
+		d.Arch = Arch(arch)
 		if arch == "msc" {
 			d.EncoderLayers, d.DecoderLayers, d.Deep.Blocks = 2, 2, 2
 		}
