@@ -53,3 +53,26 @@ func TestReadTensorsHostileHeaders(t *testing.T) {
 		})
 	}
 }
+
+// withHeaderV2 is withHeader for version 2 (int8) files.
+func withHeaderV2(header string, payload []byte) []byte {
+	b := withHeader(header, payload)
+	binary.LittleEndian.PutUint32(b[len(fileMagic):], fileVersionInt8)
+	fixChecksum(b)
+	return b
+}
+
+// An int8 tensor whose shape claims 2^40 values fails as truncated without
+// allocating them; readInt8Tensor used to allocate the scales and values
+// (and a float32 copy) before reading.
+func TestReadTensorsHostileInt8(t *testing.T) {
+	file := withHeaderV2(`{"tensors":[{"name":"big","shape":[1048576,1048576],"dtype":"int8"}]}`, make([]byte, 64))
+	var err error
+	n := allocatedBy(func() { _, err = ReadTensors(bytes.NewReader(file), nil) })
+	if err == nil || !strings.Contains(err.Error(), "truncated") {
+		t.Fatalf("got error %v, want truncated", err)
+	}
+	if n > 8<<20 {
+		t.Fatalf("allocated %d MiB for a %d-byte file", n>>20, len(file))
+	}
+}
