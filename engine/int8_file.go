@@ -58,9 +58,16 @@ func readInt8Tensor(br io.Reader, e TensorEntry, n int) (*Tensor, error) {
 		return nil, fmt.Errorf("corrupt tensor file: int8 tensor %s has shape %v (need a matrix)", e.Name, e.Shape)
 	}
 	rows, cols := e.Shape[0], e.Shape[1]
-	buf := make([]byte, 4*rows+n+pad4(n))
-	if _, err := io.ReadFull(br, buf); err != nil {
-		return nil, truncated(fmt.Errorf("reading %s: %w", e.Name, err))
+	// The shape comes from the file: ReadAll grows with the bytes that
+	// arrive, so a shape claiming more than the file holds fails as
+	// truncated before anything of its size is allocated.
+	size := 4*rows + n + pad4(n)
+	buf, err := io.ReadAll(io.LimitReader(br, int64(size)))
+	if err == nil && len(buf) != size {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return nil, truncated(fmt.Errorf("reading %s (%d values): %w", e.Name, n, err))
 	}
 	scale := make([]float32, rows)
 	for r := range scale {
