@@ -24,7 +24,12 @@ func tensorFileSeeds(t testing.TB) [][]byte {
 	m.Name = "encoder.layers.0.fc1.weight"
 	q := NewTensor(1, 2, 1, 2)
 	q.Name = "q"
+	var q8 bytes.Buffer
+	if err := WriteTensorsInt8(&q8, map[string]any{"kind": "strata-model"}, []*Tensor{m, v}); err != nil {
+		t.Fatal(err)
+	}
 	return [][]byte{
+		q8.Bytes(),
 		mk(nil),
 		mk(map[string]any{"kind": "x"}, v),
 		mk(map[string]any{"kind": "strata-model", "step": 3}, m, v),
