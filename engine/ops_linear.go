@@ -19,6 +19,12 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 		g.linearInt8(x, w, b, y)
 		return y
 	}
+	if !g.record && f32Kernel.tile != nil {
+		// inference: weights packed once for the register-tiled kernel
+		// (sgemm_packed.go); training keeps OpenBLAS
+		g.linearPacked(f32Kernel, x, w, b, y)
+		return y
+	}
 	beta := float32(0)
 	if b != nil {
 		g.parallel(n, out, func(_, lo, hi int) {
@@ -38,6 +44,10 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 			g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)
 		}
 		if w.needGrad {
+			// the weight is being trained: a packed copy made for
+			// inference (validation decoding) will be stale after the
+			// update (the fingerprint would catch it too)
+			w.WeightsChanged()
 			g.gemm(true, false, out, in, n, 1, dy, out, x.Data, in, 1, g.grad(w), in)
 		}
 		if b != nil && b.needGrad {

@@ -30,6 +30,9 @@ type Tensor struct {
 	// int8w is the quantized form int8 inference graphs multiply with
 	// (*Int8Weights, see int8.go), nil until needed.
 	int8w unsafe.Pointer
+	// f32p is the packed copy float32 inference products multiply with
+	// (*PackedF32, see sgemm_packed.go), nil until needed.
+	f32p unsafe.Pointer
 }
 
 // NewTensor allocates a zeroed tensor that owns its data.

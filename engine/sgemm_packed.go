@@ -1,0 +1,266 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Float32 inference products against a fixed weight matrix, y = x·Wᵀ + b,
+// with W packed once into panels for a register-tiled kernel.
+//
+// Why not OpenBLAS: decoding multiplies a few beam rows (5-160) by the same
+// weights at every step, and OpenBLAS's sgemm repacks the weight operand on
+// every call (sgemm_incopy, 12-13% of a decoding profile): with so few rows
+// the repacking is not amortised, and OpenBLAS has no packed-weight API
+// (MKL's cblas_sgemm_pack, which CTranslate2 uses, is what this mirrors).
+// Training keeps OpenBLAS: its weights change every step.
+//
+// Layout: panel p holds weight rows (outputs) [16p, 16p+16); within it, for
+// each input k, the 16 values W[16p+j][k], j = 0..15 (64 bytes), so one
+// step of the kernel loads two 8-lane vectors and multiplies them by one
+// broadcast activation per row. Missing rows of the last panel are zero.
+// The kernel computes a tile of f32TileRows activation rows × 16 outputs
+// with 12 accumulator registers (6×16), the shape that keeps both FMA pipes
+// of an AVX2 core busy with 16 vector registers.
+
+const (
+	f32PanelCols = 16
+	f32TileRows  = 6
+)
+
+// PackedF32 is a weight matrix (Rows outputs × Cols inputs) packed for the
+// float32 inference kernel, with a fingerprint of the data it was packed
+// from.
+type PackedF32 struct {
+	Rows, Cols int
+	panels     []float32 // panels·Cols·16 values
+	fp         weightPrint
+}
+
+// weightPrint identifies the contents a pack was made from: the backing
+// array, its length and a hash of a fixed sample of its values. It catches
+// a weight replaced or rewritten as a whole (an optimizer step, a loaded
+// checkpoint, averaging) at the cost of a few hundred loads per product;
+// code that edits a few values in place calls Tensor.WeightsChanged.
+type weightPrint struct {
+	ptr  *float32
+	n    int
+	hash uint64
+}
+
+// printSamples is how many values the fingerprint hashes.
+const printSamples = 256
+
+func printOf(w []float32) weightPrint {
+	p := weightPrint{n: len(w), hash: 14695981039346656037}
+	if len(w) == 0 {
+		return p
+	}
+	p.ptr = &w[0]
+	step := max(1, len(w)/printSamples)
+	for i := 0; i < len(w); i += step {
+		p.hash = (p.hash ^ uint64(math.Float32bits(w[i]))) * 1099511628211
+	}
+	// the last value too: a sample that misses the tail of the last row
+	// would not see a resized or re-sliced weight
+	p.hash = (p.hash ^ uint64(math.Float32bits(w[len(w)-1]))) * 1099511628211
+	return p
+}
+
+// PackF32 packs the rows×cols row-major matrix w.
+func PackF32(w []float32, rows, cols int) *PackedF32 {
+	if len(w) != rows*cols {
+		panic(fmt.Sprintf("engine.PackF32: %d values for %d×%d", len(w), rows, cols))
+	}
+	np := (rows + f32PanelCols - 1) / f32PanelCols
+	p := &PackedF32{Rows: rows, Cols: cols, panels: make([]float32, np*cols*f32PanelCols), fp: printOf(w)}
+	for r := 0; r < rows; r++ {
+		base := (r / f32PanelCols) * cols * f32PanelCols
+		c := r % f32PanelCols
+		for k, v := range w[r*cols : (r+1)*cols] {
+			p.panels[base+k*f32PanelCols+c] = v
+		}
+	}
+	return p
+}
+
+// numPanels is the number of 16-row panels.
+func (p *PackedF32) numPanels() int { return (p.Rows + f32PanelCols - 1) / f32PanelCols }
+
+// Bytes is the memory the packed copy holds.
+func (p *PackedF32) Bytes() int { return 4 * len(p.panels) }
+
+var packMu sync.Mutex
+
+// packedOf returns w's packed form, packing on first use and again when the
+// fingerprint shows the data changed (once, even when several graphs decode
+// with the same model concurrently).
+func packedOf(w *Tensor) *PackedF32 {
+	fp := printOf(w.Data)
+	if p := (*PackedF32)(atomic.LoadPointer(&w.f32p)); p != nil && p.fp == fp {
+		return p
+	}
+	packMu.Lock()
+	defer packMu.Unlock()
+	if p := (*PackedF32)(atomic.LoadPointer(&w.f32p)); p != nil && p.fp == fp {
+		return p
+	}
+	p := PackF32(w.Data, w.shape[0], w.shape[1])
+	atomic.StorePointer(&w.f32p, unsafe.Pointer(p))
+	return p
+}
+
+// WeightsChanged drops the packed copy of the tensor's values that float32
+// inference products keep (they repack on next use). The fingerprint
+// already catches whole-matrix updates; call it after editing a few values
+// in place.
+func (t *Tensor) WeightsChanged() { atomic.StorePointer(&t.f32p, nil) }
+
+// linearPacked is Linear's inference path on the packed kernel:
+// y = x·Wᵀ + b.
+func (g *Graph) linearPacked(kern f32TileKernel, x, w, b, y *Tensor) {
+	var bias []float32
+	if b != nil {
+		bias = b.Data
+	}
+	g.packedProduct(kern, x.Data, x.Rows(), packedOf(w), bias, y.Data)
+}
+
+// packedProduct sets y (n×p.Rows) to a·Wᵀ + bias for a (n×p.Cols,
+// row-major) and bias nil for none, splitting the panels over the graph's
+// threads: each output is computed by the same kernel call whatever the
+// thread count, so results do not depend on it.
+func (g *Graph) packedProduct(kern f32TileKernel, a []float32, n int, p *PackedF32, bias []float32, y []float32) {
+	out, k := p.Rows, p.Cols
+	if n == 0 || out == 0 {
+		return
+	}
+	if k == 0 {
+		for r := 0; r < n; r++ {
+			if bias != nil {
+				copy(y[r*out:(r+1)*out], bias)
+			} else {
+				clear(y[r*out : (r+1)*out])
+			}
+		}
+		return
+	}
+	full := n / f32TileRows
+	rest := n - full*f32TileRows
+	// the last rows padded to a whole tile with zeros, shared read-only
+	var tail []float32
+	if rest > 0 {
+		tail = g.arena.get(f32TileRows * k)[:f32TileRows*k]
+		copy(tail, a[full*f32TileRows*k:n*k])
+		clear(tail[rest*k:])
+	}
+	np := p.numPanels()
+	g.parallel(np, n*k*f32PanelCols, func(_, lo, hi int) {
+		var tile [f32TileRows * f32PanelCols]float32
+		var bpad [f32PanelCols]float32
+		for pi := lo; pi < hi; pi++ {
+			c0, cols := pi*f32PanelCols, min(f32PanelCols, out-pi*f32PanelCols)
+			bp := &bpad
+			if bias != nil && cols == f32PanelCols {
+				bp = (*[f32PanelCols]float32)(bias[c0 : c0+f32PanelCols])
+			} else {
+				clear(bpad[:])
+				if bias != nil {
+					copy(bpad[:], bias[c0:c0+cols])
+				}
+			}
+			wp := p.panels[pi*k*f32PanelCols : (pi+1)*k*f32PanelCols]
+			if full > 0 && cols == f32PanelCols {
+				kern.tile(a, k, wp, k, y[c0:], out, bp[:], full)
+			} else {
+				for t := 0; t < full; t++ {
+					kern.tile(a[t*f32TileRows*k:], k, wp, k, tile[:], f32PanelCols, bp[:], 1)
+					copyTile(y[t*f32TileRows*out+c0:], out, tile[:], f32TileRows, cols)
+				}
+			}
+			if rest > 0 {
+				kern.tile(tail, k, wp, k, tile[:], f32PanelCols, bp[:], 1)
+				copyTile(y[full*f32TileRows*out+c0:], out, tile[:], rest, cols)
+			}
+		}
+	})
+}
+
+// copyTile copies rows×cols of a 16-wide tile into y (rows ldy apart).
+func copyTile(y []float32, ldy int, tile []float32, rows, cols int) {
+	for i := 0; i < rows; i++ {
+		copy(y[i*ldy:i*ldy+cols], tile[i*f32PanelCols:i*f32PanelCols+cols])
+	}
+}
+
+// f32TileKernel computes tiles consecutive tiles of f32TileRows rows of a
+// (lda apart) times one packed panel w of k inputs:
+// out[i·ldo+j] = Σ_k a[i·lda+k]·w[k·16+j] + bias[j], i < 6·tiles, j < 16.
+type f32TileKernel struct {
+	name string
+	tile func(a []float32, lda int, w []float32, k int, out []float32, ldo int, bias []float32, tiles int)
+}
+
+// f32Kernels are the packed kernels this build can run on this CPU, best
+// first. f32Kernel is the one inference Linear uses; a nil tile means
+// OpenBLAS (no kernel beats it here, or STRATA_SGEMM=blas).
+// STRATA_SGEMM=go forces the pure-Go kernel.
+var (
+	f32Kernels []f32TileKernel
+	f32Kernel  f32TileKernel
+)
+
+var (
+	goF32Kernel   = f32TileKernel{"go (6x16 tile, packed weights)", tileF32Go}
+	blasF32Kernel = f32TileKernel{name: "openblas sgemm (unpacked)"}
+)
+
+// chooseF32Kernel sets f32Kernel from the list and the environment.
+func chooseF32Kernel() {
+	f32Kernel = blasF32Kernel
+	if len(f32Kernels) > 1 { // an assembly kernel: the pure-Go one never beats BLAS
+		f32Kernel = f32Kernels[0]
+	}
+	switch os.Getenv("STRATA_SGEMM") {
+	case "go":
+		f32Kernel = goF32Kernel
+	case "blas":
+		f32Kernel = blasF32Kernel
+	}
+}
+
+// F32Kernel names the kernel of float32 inference products (Linear on
+// non-recording graphs).
+func F32Kernel() string { return f32Kernel.name }
+
+// tileF32Go is the pure-Go kernel, the reference the assembly follows
+// (which fuses each multiply-add, so results differ in the last bits).
+func tileF32Go(a []float32, lda int, w []float32, k int, out []float32, ldo int, bias []float32, tiles int) {
+	for t := 0; t < tiles; t++ {
+		r := t * f32TileRows
+		tileF32Go1(a[r*lda:], lda, w, k, out[r*ldo:], ldo, bias)
+	}
+}
+
+func tileF32Go1(a []float32, lda int, w []float32, k int, out []float32, ldo int, bias []float32) {
+	var acc [f32TileRows][f32PanelCols]float32
+	for p := 0; p < k; p++ {
+		wk := (*[f32PanelCols]float32)(w[p*f32PanelCols : (p+1)*f32PanelCols])
+		for i := 0; i < f32TileRows; i++ {
+			ai := a[i*lda+p]
+			for j := range wk {
+				acc[i][j] += ai * wk[j]
+			}
+		}
+	}
+	for i := 0; i < f32TileRows; i++ {
+		o := out[i*ldo : i*ldo+f32PanelCols]
+		for j := range o {
+			o[j] = acc[i][j] + bias[j]
+		}
+	}
+}

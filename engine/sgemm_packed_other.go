@@ -1,0 +1,8 @@
+//go:build !amd64
+
+package engine
+
+func init() {
+	f32Kernels = []f32TileKernel{goF32Kernel}
+	chooseF32Kernel()
+}
