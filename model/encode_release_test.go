@@ -36,7 +36,7 @@ func TestInferenceEncoderReleaseKeepsOutput(t *testing.T) {
 		all := append([]*engine.Tensor{allOut.Out}, append(allOut.Memories, allOut.Context...)...)
 		for k := range got {
 			for i, x := range got[k].Data {
-				if math.Abs(float64(x-rec[k].Data[i])) > 1e-6 || x != all[k].Data[i] {
+				if math.Abs(float64(x-rec[k].Data[i])) > 1e-5 || x != all[k].Data[i] { // inference products run on the packed kernel, recording ones on OpenBLAS
 					t.Fatalf("%s: tensor %d value %d is %v after release, %v recorded, %v kept", name, k, i, x, rec[k].Data[i], all[k].Data[i])
 				}
 			}
