@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -91,10 +92,15 @@ func main() {
 		s.Search(pick(srcs, bt), []int32{data.DecoderStart})
 	}
 	generated, srcTokens := 0, 0
+	outHash := fnv.New64a() // of every output, to compare two builds' translations
 	start, cpu0 := time.Now(), report.CPUSeconds()
 	for n, bt := range batches {
 		for _, hyps := range s.Search(pick(srcs, bt), []int32{data.DecoderStart}) {
 			generated += len(hyps[0].Tokens)
+			for _, t := range hyps[0].Tokens {
+				outHash.Write([]byte{byte(t), byte(t >> 8), byte(t >> 16), byte(t >> 24)})
+			}
+			outHash.Write([]byte{0xff, 0xff, 0xff, 0xff})
 		}
 		fmt.Fprintf(os.Stderr, "batch %d/%d %.2f sent/s\n", n+1, len(batches), float64((n+1)*len(bt))/time.Since(start).Seconds())
 	}
@@ -112,7 +118,8 @@ func main() {
 	out := map[string]any{
 		"impl": "strata", "bench": "decode", "blas": blas.Default().Name(), "threads": *threads,
 		"incremental": s.Incremental(), "weights": fmt.Sprintf("random(seed=%d)", *seed),
-		"compute_type": *computeType, "int8_kernel": engine.Int8Kernel(), "shortlist_rows": *shortlistRows,
+		"compute_type": *computeType, "int8_kernel": engine.Int8Kernel(), "f32_kernel": engine.F32Kernel(),
+		"outputs_fnv64": fmt.Sprintf("%016x", outHash.Sum64()), "shortlist_rows": *shortlistRows,
 		"sentences": len(srcs), "beam": *beam, "batch": *batch, "src_tokens": srcTokens,
 		"generated_tokens": generated, "seconds": report.Round(el, 3), "cpu_seconds": report.Round(cpu, 3),
 		"tokens_per_s": report.Round(float64(generated)/el, 1), "sentences_per_s": report.Round(float64(len(srcs))/el, 2),
