@@ -23,12 +23,23 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 	n := x.Rows()
 	shape := append(append(make([]int, 0, MaxDims), x.Shape()[:x.ndim-1]...), out)
 	y := g.newTensor([]*Tensor{x, w, b}, shape...)
-	g.gemm(false, true, n, out, in, 1, x.Data, in, w.Data, in, 0, y.Data, out)
+	bias := b.Data
+	if !g.record && !g.int8 && f32Kernel.tile != nil {
+		// inference on the packed kernel, which adds the bias itself
+		// (the same sum as Linear's there)
+		g.linearPacked(f32Kernel, x, w, b, y)
+		bias = nil
+	} else {
+		g.gemm(false, true, n, out, in, 1, x.Data, in, w.Data, in, 0, y.Data, out)
+	}
 	g.parallel(n, out, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			ys := y.Data[r*out : (r+1)*out]
 			for i, v := range ys {
-				bits := math.Float32bits(v + b.Data[i])
+				if bias != nil {
+					v += bias[i]
+				}
+				bits := math.Float32bits(v)
 				ys[i] = math.Float32frombits(bits &^ uint32(int32(bits)>>31)) // as ReLU
 			}
 		}

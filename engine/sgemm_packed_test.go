@@ -155,3 +155,26 @@ func TestLinearPackedMatchesBLAS(t *testing.T) {
 	}
 	checkClose(t, "inference vs recording Linear", yi.Data, ref, k)
 }
+
+// TestLinearReLUPacked: at inference LinearReLU (packed kernel, bias added
+// in the kernel) equals ReLU(Linear) bit for bit, and follows the float64
+// reference.
+func TestLinearReLUPacked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	n, k, out := 11, 48, 70
+	x := FromData(randF32(rng, n*k), n, k)
+	w := FromData(randF32(rng, out*k), out, k)
+	b := FromData(randF32(rng, out), out)
+	g := NewInference()
+	fused, chain := g.LinearReLU(x, w, b), g.ReLU(g.Linear(x, w, b))
+	ref := refLinear64(x.Data, w.Data, b.Data, n, k, out)
+	for i := range ref {
+		ref[i] = max(ref[i], 0)
+	}
+	checkClose(t, "LinearReLU", fused.Data, ref, k)
+	for i := range fused.Data {
+		if fused.Data[i] != chain.Data[i] {
+			t.Fatalf("LinearReLU[%d] = %v, ReLU(Linear) %v", i, fused.Data[i], chain.Data[i])
+		}
+	}
+}
