@@ -52,8 +52,13 @@ type weightPrint struct {
 	hash uint64
 }
 
-// printSamples is how many values the fingerprint hashes.
-const printSamples = 256
+// printRuns runs of printRun consecutive values are hashed, spread evenly
+// over the matrix: few cache lines (the check runs on every product, and a
+// weight that is not in cache costs a miss per line).
+const (
+	printRuns = 16
+	printRun  = 4
+)
 
 func printOf(w []float32) weightPrint {
 	p := weightPrint{n: len(w), hash: 14695981039346656037}
@@ -61,13 +66,16 @@ func printOf(w []float32) weightPrint {
 		return p
 	}
 	p.ptr = &w[0]
-	step := max(1, len(w)/printSamples)
-	for i := 0; i < len(w); i += step {
-		p.hash = (p.hash ^ uint64(math.Float32bits(w[i]))) * 1099511628211
+	mix := func(v float32) { p.hash = (p.hash ^ uint64(math.Float32bits(v))) * 1099511628211 }
+	for r := 0; r < printRuns; r++ {
+		at := r * len(w) / printRuns
+		for _, v := range w[at:min(at+printRun, len(w))] {
+			mix(v)
+		}
 	}
-	// the last value too: a sample that misses the tail of the last row
-	// would not see a resized or re-sliced weight
-	p.hash = (p.hash ^ uint64(math.Float32bits(w[len(w)-1]))) * 1099511628211
+	// the last value too: a sample that misses the tail would not see a
+	// re-sliced weight
+	mix(w[len(w)-1])
 	return p
 }
 

@@ -52,14 +52,16 @@ func benchDecodeLinear(b *testing.B, m, k, n int) {
 	defer runtime.UnlockOSThread()
 	x, w, bias := benchData(m*k), benchData(n*k), benchData(n)
 	y := make([]float32, m*n)
-	p := PackF32(w, n, k)
+	wt := FromData(w, n, k)
 	g := NewInference()
 	g.SetThreads(1)
 	flops := 2 * float64(m) * float64(k) * float64(n)
 	reps := max(1, int(2e7/flops)) // about a millisecond of work per batch
 	packed := func() {
 		for r := 0; r < reps; r++ {
-			g.packedProduct(f32Kernel, x, m, p, bias, y)
+			// as Linear calls it: the cached pack, checked against
+			// the weight's fingerprint
+			g.packedProduct(f32Kernel, x, m, packedOf(wt), bias, y)
 		}
 	}
 	openblas := func() {
