@@ -139,21 +139,25 @@ func TestLinearPackedInvalidation(t *testing.T) {
 	check("after replacing Data")
 }
 
-// TestLinearPackedMatchesBLAS: an inference graph's Linear (packed kernel)
-// equals a recording graph's (OpenBLAS) to float tolerance.
+// TestLinearPackedMatchesBLAS: an inference graph's Linear, on each kernel
+// forced in turn, equals a recording graph's (OpenBLAS) to float tolerance.
 func TestLinearPackedMatchesBLAS(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	n, k, out := 23, 96, 130
 	x := FromData(randF32(rng, n*k), n, k)
 	w := FromData(randF32(rng, out*k), out, k)
 	b := FromData(randF32(rng, out), out)
-	yi := NewInference().Linear(x, w, b)
 	yr := NewGraph(1).Linear(x, w, b)
 	ref := make([]float64, len(yr.Data))
 	for i, v := range yr.Data {
 		ref[i] = float64(v)
 	}
-	checkClose(t, "inference vs recording Linear", yi.Data, ref, k)
+	defer func(k f32TileKernel) { f32Kernel = k }(f32Kernel)
+	for _, kern := range append([]f32TileKernel{blasF32Kernel}, f32Kernels...) {
+		f32Kernel = kern
+		yi := NewInference().Linear(x, w, b)
+		checkClose(t, "inference Linear on "+kern.name+" vs recording Linear", yi.Data, ref, k)
+	}
 }
 
 // TestLinearReLUPacked: at inference LinearReLU (packed kernel, bias added

@@ -28,6 +28,8 @@ func init() {
 			fmt.Fprintf(w, "threads       %d (GOMAXPROCS), %d CPUs\n", runtime.GOMAXPROCS(0), runtime.NumCPU())
 			fmt.Fprintf(w, "matmul        %s, %d threads\n", be.Name(), be.Threads())
 			fmt.Fprintln(w, "              (STRATA_BLAS=go forces the pure-Go fallback; STRATA_BLAS=/path/lib.so picks a CBLAS)")
+			fmt.Fprintf(w, "f32 inference %s\n", engine.F32Kernel())
+			fmt.Fprintln(w, "              (decoding's products against packed weights; STRATA_SGEMM=go|blas forces the pure-Go kernel or OpenBLAS)")
 			fmt.Fprintf(w, "int8 matmul   %s\n", engine.Int8Kernel())
 			fmt.Fprintln(w, "              (--compute-type int8; STRATA_INT8=go forces the pure-Go kernel)")
 			if lib := mpi.Library(); lib != "" {
