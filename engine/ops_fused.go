@@ -24,7 +24,12 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 	shape := append(append(make([]int, 0, MaxDims), x.Shape()[:x.ndim-1]...), out)
 	y := g.newTensor([]*Tensor{x, w, b}, shape...)
 	bias := b.Data
-	if !g.record && !g.int8 && f32Kernel.tile != nil {
+	if g.int8 && !g.record {
+		// int8 inference: the product as Linear makes it there, bias
+		// included (before this branch fc1 silently ran in float32)
+		g.linearInt8(x, w, b, y)
+		bias = nil
+	} else if !g.record && f32Kernel.tile != nil {
 		// inference on the packed kernel, which adds the bias itself
 		// (the same sum as Linear's there)
 		g.linearPacked(f32Kernel, x, w, b, y)

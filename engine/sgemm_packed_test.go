@@ -182,3 +182,30 @@ func TestLinearReLUPacked(t *testing.T) {
 		}
 	}
 }
+
+// TestLinearReLUInt8: in an int8 graph LinearReLU makes its product in int8,
+// as Linear does (it once fell through to float32), so it equals
+// ReLU(Linear) there bit for bit and differs from the float32 product.
+func TestLinearReLUInt8(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	n, k, out := 9, 64, 40
+	x := FromData(randF32(rng, n*k), n, k)
+	w := FromData(randF32(rng, out*k), out, k)
+	b := FromData(randF32(rng, out), out)
+	g := NewInference()
+	g.SetComputeInt8(true) // weights quantized on first use
+	fused, chain := g.LinearReLU(x, w, b), g.ReLU(g.Linear(x, w, b))
+	for i := range fused.Data {
+		if fused.Data[i] != chain.Data[i] {
+			t.Fatalf("int8 LinearReLU[%d] = %v, ReLU(Linear) %v", i, fused.Data[i], chain.Data[i])
+		}
+	}
+	f := NewInference().LinearReLU(x, w, b)
+	same := true
+	for i := range f.Data {
+		same = same && f.Data[i] == fused.Data[i]
+	}
+	if same {
+		t.Fatal("int8 LinearReLU equals the float32 product: the int8 path was not taken")
+	}
+}
