@@ -50,8 +50,9 @@ type item struct {
 var errQueueFull = errors.New("the queue is full")
 
 // batcher queues tasks and hands workers batches: lines of the tasks with
-// the oldest waiting task's key, up to a token budget, once that budget is
-// reached or the oldest line has waited long enough. A task gives at most
+// the oldest waiting task's key, up to a token budget and the sentences of
+// one decoding step, once either is reached or the oldest line has waited
+// long enough. A task gives at most
 // BatchRequestLines lines to a batch and then goes to the back of the
 // queue, so a long request is decoded in turns with the others.
 type batcher struct {
@@ -167,18 +168,31 @@ func (b *batcher) waitFor(head *task) time.Duration {
 	if wait <= 0 {
 		return 0
 	}
-	tokens := 0
+	tokens, lines, most := 0, 0, b.batchLines(head.key)
 	for _, t := range b.queue {
 		if t.key == head.key {
 			for _, n := range t.toks[t.next:] {
 				tokens += n
 			}
+			lines += len(t.lines) - t.next
 		}
 	}
-	if tokens >= b.opt.BatchTokens {
+	if tokens >= b.opt.BatchTokens || lines >= most {
 		return 0
 	}
 	return wait
+}
+
+// batchLines is the most lines of key k in one batch: as many sentences
+// as one decoding step holds (MaxRows rows of beam rows each). A larger
+// batch would be decoded in turns by one worker anyway, while other
+// workers idle and every request in it waits for the last turn.
+func (b *batcher) batchLines(k key) int {
+	rows := k.beam
+	if b.opt.Search.Sampling.On {
+		rows = k.nbest
+	}
+	return max(1, b.opt.MaxRows/max(1, rows))
 }
 
 // take removes a batch of key k's lines from the queue.
@@ -193,14 +207,14 @@ func (b *batcher) take(k key) *batch {
 		b.queued -= len(bt.items)
 		return bt
 	}
-	tokens := 0
+	tokens, most := 0, b.batchLines(k)
 	var rest, served []*task
 	for _, t := range b.queue {
-		if t.key != k || tokens >= b.opt.BatchTokens {
+		if t.key != k || tokens >= b.opt.BatchTokens || len(bt.items) >= most {
 			rest = append(rest, t)
 			continue
 		}
-		for n := 0; t.next < len(t.lines) && n < b.opt.BatchRequestLines &&
+		for n := 0; t.next < len(t.lines) && n < b.opt.BatchRequestLines && len(bt.items) < most &&
 			(tokens == 0 || tokens+t.toks[t.next] <= b.opt.BatchTokens); n++ {
 			bt.items = append(bt.items, item{t, t.next})
 			tokens += t.toks[t.next]

@@ -32,11 +32,20 @@ import (
 	"github.com/strata-nmt/strata/model"
 )
 
+// side is how many decoders of how many threads a server runs.
+type side struct{ decoders, threads int }
+
+func (s side) String() string {
+	return fmt.Sprintf("%d decoder(s) x %d thread(s)", s.decoders, s.threads)
+}
+
 type config struct {
 	strata, modelPath, dataDir, input string
 	clients                           []int
-	requests, maxLines, beam, threads int
+	requests, maxLines, beam          int
 	mixedBeams                        bool
+	compute                           string
+	on, off                           side
 	extra                             []string
 	timeout                           time.Duration
 }
@@ -48,14 +57,18 @@ func main() {
 	flag.StringVar(&c.strata, "strata", "", "strata binary (default: go build ./cmd/strata into a temporary directory)")
 	flag.StringVar(&c.modelPath, "model", "", "model to serve: run directory or checkpoint")
 	flag.BoolVar(&initModel, "init", false, "serve a freshly initialised msc-small pre-norm model instead of --model")
-	flag.StringVar(&c.dataDir, "data", "", "data directory (vocabulary) of the model")
+	flag.StringVar(&c.dataDir, "data", "", "data directory (vocabulary) of the model (default: the model's run.json)")
 	flag.StringVar(&c.input, "input", "/work/shared/data/l10n/test/test.en", "sentences to send, one a line")
 	flag.StringVar(&clients, "clients", "1,8,32,128", "concurrent clients, one round each")
 	flag.IntVar(&c.requests, "requests", 8, "requests per round (at least one per client)")
 	flag.IntVar(&c.maxLines, "max-lines", 20, "lines per request: uniform in 1..max-lines")
 	flag.IntVar(&c.beam, "beam", 5, "beam size of every request")
 	flag.BoolVar(&c.mixedBeams, "mixed-beams", false, "request i uses beam 1 + i mod 16 (memory under mixed beams)")
-	flag.IntVar(&c.threads, "threads", runtime.NumCPU(), "kernel threads of the server")
+	flag.StringVar(&c.compute, "compute-type", "float32", "matrix products of both servers: float32 or int8")
+	flag.IntVar(&c.on.decoders, "decoders", 1, "decoders of the batching server")
+	flag.IntVar(&c.on.threads, "threads", runtime.NumCPU(), "compute threads of each decoder of the batching server")
+	flag.IntVar(&c.off.decoders, "off-decoders", 0, "decoders of the one-at-a-time server (0: as --decoders)")
+	flag.IntVar(&c.off.threads, "off-threads", 0, "threads of each decoder of the one-at-a-time server (0: as --threads)")
 	flag.StringVar(&extra, "serve-flags", "", "further strata serve flags, space-separated")
 	flag.DurationVar(&c.timeout, "round-timeout", 10*time.Minute, "abandon a round after this long")
 	flag.Parse()
@@ -65,8 +78,14 @@ func main() {
 		c.clients = append(c.clients, n)
 	}
 	c.extra = strings.Fields(extra)
-	if c.dataDir == "" || (c.modelPath == "") == !initModel {
-		fmt.Fprintln(os.Stderr, "usage: serve --data DIR (--model RUN | --init) [flags]")
+	if c.off.decoders <= 0 {
+		c.off.decoders = c.on.decoders
+	}
+	if c.off.threads <= 0 {
+		c.off.threads = c.on.threads
+	}
+	if (c.modelPath == "") == !initModel || (initModel && c.dataDir == "") {
+		fmt.Fprintln(os.Stderr, "usage: serve (--model RUN [--data DIR] | --init --data DIR) [flags]")
 		os.Exit(2)
 	}
 	tmp, err := os.MkdirTemp("", "strata-bench-serve-")

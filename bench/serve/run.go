@@ -10,7 +10,9 @@ import (
 // (the order of the two servers alternates from round to round), prints
 // the table and stops the servers with SIGTERM.
 func run(c config, lines []string) {
-	servers := []*server{startServer(c, "batching"), startServer(c, "one at a time", "--no-batching")}
+	servers := []*server{startServer(c, "batching", c.on), startServer(c, "one at a time", c.off, "--no-batching")}
+	fmt.Printf("model %s, compute %s, beam %d, 1-%d lines per request of %s; batching: %s; one at a time: %s\n\n",
+		c.modelPath, c.compute, c.beam, c.maxLines, c.input, c.on, c.off)
 	idle := make([]int64, len(servers))
 	for i, s := range servers {
 		round(c, s, 8, requests(lines, 16, c.maxLines, 99), 0) // warm-up

@@ -1,19 +1,39 @@
 #!/bin/sh
-# Load benchmark of strata serve on loopback: batching on and off, 1, 8, 32
-# and 128 concurrent clients sending 1-20-line requests of the l10n test
-# set, beam 5; prints the table of docs/performance.md. It stops by itself
-# (a bounded number of requests per round) and stops the servers with
-# SIGTERM, reporting their exit status and drain.
+# Load benchmark of strata serve on loopback: two servers side by side,
+# dynamic batching on and --no-batching (each request decoded whole, on its
+# own), on the same cores (DECODERS decoders of THREADS threads each, both
+# servers), sent the same requests of 1-20 consecutive l10n test sentences
+# from 1, 8, 32 and 128 concurrent clients in interleaved rounds, beam 5;
+# prints the model, compute type and the table of docs/performance.md. It
+# stops by itself (a bounded number of requests per round) and stops the
+# servers with SIGTERM, reporting their exit status and drain.
 #
-#   sh bench/serve/run.sh DATA_DIR MODEL   # a trained model (run dir or checkpoint)
-#   sh bench/serve/run.sh DATA_DIR         # a freshly initialised 6+6 d=256 model
-#   CLIENTS=1,8,32 REQUESTS=16 sh bench/serve/run.sh DATA_DIR
+#   sh bench/serve/run.sh                       # models/l10n-en-de, float32 and int8
+#   sh bench/serve/run.sh MODEL [DATA_DIR]      # another model (run or model dir)
+#   sh bench/serve/run.sh --init DATA_DIR       # a freshly initialised 6+6 d=256 model
+#   COMPUTE=int8 CLIENTS=32 REQUESTS=32 DECODERS=1 THREADS=2 sh bench/serve/run.sh
 #
-# DATA_DIR is the model's data directory (its vocabulary; for the fresh
-# model, e.g. the output of `strata prepare` on l10n en-de).
+# Then the decoder's cost per generated token against batch size (what
+# batching can gain at most), 1 thread, float32 and int8:
+#
+#   go run ./bench/serve/batchcost --compute-type int8
 set -eu
 cd "$(dirname "$0")/../.."
-data=${1:?usage: run.sh DATA_DIR [MODEL]}
-if [ $# -ge 2 ]; then model="--model $2"; else model="--init"; fi
-exec go run ./bench/serve --data "$data" $model --clients "${CLIENTS:-1,8,32,128}" \
-	--requests "${REQUESTS:-8}" --input "${INPUT:-/work/shared/data/l10n/test/test.en}"
+model=${1:-models/l10n-en-de}
+if [ "$model" = --init ]; then
+	src="--init --data ${2:?usage: run.sh --init DATA_DIR}"
+else
+	src="--model $model${2:+ --data $2}"
+fi
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/strata" ./cmd/strata
+go build -o "$bin/bench-serve" ./bench/serve
+"$bin/strata" env | grep -E '^(cpu|threads|matmul|int8)'
+for ct in ${COMPUTE:-float32 int8}; do
+	"$bin/bench-serve" --strata "$bin/strata" $src --compute-type "$ct" \
+		--decoders "${DECODERS:-2}" --threads "${THREADS:-1}" \
+		--clients "${CLIENTS:-1,8,32,128}" --requests "${REQUESTS:-32}" \
+		--input "${INPUT:-/work/shared/data/l10n/test/test.en}"
+	echo
+done

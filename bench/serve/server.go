@@ -29,10 +29,14 @@ type server struct {
 
 var servingLine = regexp.MustCompile(`^serving .* on (http://\S+)$`)
 
-func startServer(c config, name string, flags ...string) *server {
-	args := append([]string{"serve", "--model", c.modelPath, "--data", c.dataDir, "--addr", "127.0.0.1:0",
-		"--threads", strconv.Itoa(c.threads), "--beam", strconv.Itoa(c.beam), "--max-lines", strconv.Itoa(c.maxLines),
-		"--queue-lines", "100000", "--timeout", "10m"}, flags...)
+func startServer(c config, name string, sd side, flags ...string) *server {
+	args := []string{"serve", "--model", c.modelPath, "--addr", "127.0.0.1:0", "--compute-type", c.compute,
+		"--decoders", strconv.Itoa(sd.decoders), "--threads", strconv.Itoa(sd.threads),
+		"--beam", strconv.Itoa(c.beam), "--max-lines", strconv.Itoa(c.maxLines), "--queue-lines", "100000", "--timeout", "10m"}
+	if c.dataDir != "" {
+		args = append(args, "--data", c.dataDir)
+	}
+	args = append(args, flags...)
 	args = append(args, c.extra...)
 	s := &server{name: name, cmd: exec.Command(c.strata, args...), exited: make(chan struct{})}
 	stderr, err := s.cmd.StderrPipe()
@@ -42,6 +46,7 @@ func startServer(c config, name string, flags ...string) *server {
 	for sc.Scan() {
 		if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
 			s.url = m[1]
+			fmt.Fprintf(os.Stderr, "%s (%s, %s): %s\n", name, sd, c.compute, sc.Text())
 			break
 		}
 		fmt.Fprintln(os.Stderr, sc.Text())
