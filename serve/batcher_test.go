@@ -2,6 +2,8 @@ package serve
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -38,5 +40,53 @@ func TestBatchIsOneDecodingStep(t *testing.T) {
 	greedy := key{src: "en", tgt: "de", beam: 1, nbest: 1}
 	if n := b.batchLines(greedy); n != 20 {
 		t.Errorf("greedy batch of %d lines, want 20", n)
+	}
+}
+
+// With more lines waiting than a batch holds, a batch takes lines of
+// similar length around the oldest waiting line (less padding), and the
+// tasks it served go to the back of the queue.
+func TestBatchTakesSimilarLengths(t *testing.T) {
+	o := Defaults()
+	o.MaxRows = 15 // beam 5: 3 sentences a batch
+	b := newBatcher(&o, func(int) {})
+	k := key{src: "en", tgt: "de", beam: 5, nbest: 1}
+	tasks := map[string][]int{"A": {20}, "B": {1, 2, 3, 19, 21, 22}, "C": {18, 4, 5}}
+	byName := map[*task]string{}
+	for _, name := range []string{"A", "B", "C"} {
+		tk := &task{ctx: context.Background(), key: k, toks: tasks[name], attn: -1, enq: time.Now()}
+		tk.lines = make([]string, len(tk.toks))
+		byName[tk] = name
+		if err := b.add(tk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.mu.Lock()
+	bt := b.take(k)
+	b.mu.Unlock()
+	var got []string
+	for _, it := range bt.items {
+		got = append(got, fmt.Sprintf("%s%d:%d", byName[it.t], it.i, it.t.toks[it.i]))
+	}
+	if want := "A0:20 B3:19 B4:21"; strings.Join(got, " ") != want {
+		t.Errorf("batch %q, want %q", strings.Join(got, " "), want)
+	}
+	var order []string
+	for _, tk := range b.queue {
+		order = append(order, byName[tk])
+	}
+	if strings.Join(order, "") != "CB" || b.queuedLines() != 7 {
+		t.Errorf("queue %v with %d lines after the batch, want [C B] with 7", order, b.queuedLines())
+	}
+	// B's remaining lines are its first three and its last
+	b.mu.Lock()
+	rest := b.candidates(k, 100)
+	b.mu.Unlock()
+	got = got[:0]
+	for _, it := range rest {
+		got = append(got, fmt.Sprintf("%s%d", byName[it.t], it.i))
+	}
+	if want := "C0 C1 C2 B0 B1 B2 B5"; strings.Join(got, " ") != want {
+		t.Errorf("waiting lines %q, want %q", strings.Join(got, " "), want)
 	}
 }
