@@ -112,6 +112,7 @@ func (s *Server) instrument(api string, h func(http.ResponseWriter, *http.Reques
 		if code == http.StatusOK {
 			s.answeredLines.Add(int64(rl.lines))
 		}
+		api := api // the handler's own: concurrent requests share the closure
 		if rl.api != "" {
 			api = rl.api
 		}

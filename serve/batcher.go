@@ -64,6 +64,7 @@ type batcher struct {
 	mu      sync.Mutex
 	queue   []*task // tasks with lines not yet in a batch, in turn order
 	queued  int     // those lines
+	idle    int     // workers waiting in next
 	wake    chan struct{}
 	onQueue func(lines int)
 }
@@ -127,6 +128,14 @@ func (b *batcher) cancel(t *task) {
 
 // next waits for a batch; it returns nil when stop is closed.
 func (b *batcher) next(stop <-chan struct{}) *batch {
+	b.mu.Lock()
+	b.idle++
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		b.idle--
+		b.mu.Unlock()
+	}()
 	for {
 		b.mu.Lock()
 		if len(b.queue) == 0 {
@@ -217,6 +226,9 @@ func (b *batcher) take(k key) *batch {
 	}
 	most := b.batchLines(k)
 	pool := b.candidates(k, poolBatches*most)
+	if b.idle > 1 { // little waiting: spread it over the idle workers
+		most = min(most, (len(pool)+b.idle-1)/b.idle)
+	}
 	if len(pool) > most {
 		pool = similarLengths(pool, most)
 	}

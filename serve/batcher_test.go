@@ -90,3 +90,43 @@ func TestBatchTakesSimilarLengths(t *testing.T) {
 		t.Errorf("waiting lines %q, want %q", strings.Join(got, " "), want)
 	}
 }
+
+// A request arriving while several workers are idle is spread over them:
+// one 10-line request, two idle workers, two batches of 5 lines.
+func TestIdleWorkersShareARequest(t *testing.T) {
+	o := Defaults()
+	o.BatchWait = time.Millisecond
+	b := newBatcher(&o, func(int) {})
+	stop := make(chan struct{})
+	defer close(stop)
+	got := make(chan *batch, 2)
+	for i := 0; i < 2; i++ {
+		go func() { got <- b.next(stop) }()
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		b.mu.Lock()
+		idle := b.idle
+		b.mu.Unlock()
+		if idle == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the workers did not start waiting")
+		}
+	}
+	k := key{src: "en", tgt: "de", beam: 5, nbest: 1}
+	tk := &task{ctx: context.Background(), key: k, lines: make([]string, 10), toks: make([]int, 10), attn: -1, enq: time.Now()}
+	if err := b.add(tk); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		select {
+		case bt := <-got:
+			if len(bt.items) != 5 {
+				t.Errorf("batch of %d lines, want 5 (10 lines over 2 idle workers)", len(bt.items))
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the second worker got no batch")
+		}
+	}
+}
