@@ -130,3 +130,13 @@ func TestIdleWorkersShareARequest(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodersDefault(t *testing.T) {
+	for _, c := range []struct{ w, th, cores, wantW, wantT int }{
+		{0, 0, 4, 4, 1}, {0, 2, 4, 2, 2}, {0, 8, 4, 1, 8}, {1, 0, 4, 1, 4}, {3, 0, 4, 3, 1}, {2, 3, 4, 2, 3},
+	} {
+		if w, th := decoders(c.w, c.th, c.cores); w != c.wantW || th != c.wantT {
+			t.Errorf("decoders(%d, %d) on %d cores = %d x %d, want %d x %d", c.w, c.th, c.cores, w, th, c.wantW, c.wantT)
+		}
+	}
+}

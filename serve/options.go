@@ -16,8 +16,13 @@ import (
 
 // Options configure a Server. Zero values take the defaults of Defaults.
 type Options struct {
-	Workers int            // decoders running in parallel
-	Threads int            // kernel threads per decoder (0: all cores / Workers)
+	// Workers decoders run in parallel, each with Threads kernel threads.
+	// Zero Workers: one decoder per core, each single-threaded (cores /
+	// Threads of them when Threads is set), which decoded the most lines
+	// per second under load (docs/performance.md); zero Threads: the
+	// cores divided among the Workers.
+	Workers int
+	Threads int
 	Search  decode.Options // default search; requests may change beam and n-best
 
 	// Batching. BatchTokens is the source-token budget of a batch; a batch
@@ -55,7 +60,7 @@ type Options struct {
 // Defaults are the server defaults documented in docs/serving.md.
 func Defaults() Options {
 	o := Options{
-		Workers: 1, Search: decode.Defaults(),
+		Search:      decode.Defaults(),
 		BatchTokens: 2048, BatchWait: 5 * time.Millisecond, BatchRequestLines: 32, MaxRows: 128, MaxStateTokens: 8192,
 		QueueLines: 4096, MaxLines: 256, MaxLineLen: 4096, MaxBody: 1 << 20, MaxBeam: 16,
 		Timeout: 60 * time.Second, DrainTimeout: 30 * time.Second,
@@ -71,7 +76,6 @@ func (o *Options) fill() error {
 			*x = v
 		}
 	}
-	set(&o.Workers, d.Workers)
 	set(&o.BatchTokens, d.BatchTokens)
 	set(&o.BatchRequestLines, d.BatchRequestLines)
 	set(&o.MaxRows, d.MaxRows)
@@ -96,4 +100,18 @@ func (o *Options) fill() error {
 		return fmt.Errorf("queue of %d lines cannot hold one request of %d lines (--max-lines)", o.QueueLines, o.MaxLines)
 	}
 	return o.Search.Validate()
+}
+
+// decoders resolves Options.Workers and Threads on a machine of cores
+// cores (see Options).
+func decoders(workers, threads, cores int) (int, int) {
+	switch {
+	case workers <= 0 && threads <= 0:
+		return max(1, cores), 1
+	case workers <= 0:
+		return max(1, cores/threads), threads
+	case threads <= 0:
+		return workers, max(1, cores/workers)
+	}
+	return workers, threads
 }

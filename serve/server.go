@@ -47,9 +47,7 @@ func New(b *decode.Bundle, opt Options, log *slog.Logger) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if opt.Threads <= 0 {
-		opt.Threads = max(1, runtime.GOMAXPROCS(0)/opt.Workers)
-	}
+	opt.Workers, opt.Threads = decoders(opt.Workers, opt.Threads, runtime.GOMAXPROCS(0))
 	s := &Server{b: b, opt: opt, log: log, stop: make(chan struct{}), met: newMetrics()}
 	s.bat = newBatcher(&s.opt, func(n int) { s.met.queue.Set(float64(n)) })
 	s.enc.New = func() any { return b.Vocab.NewEncoder() }
