@@ -29,7 +29,7 @@ bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/strata" ./cmd/strata
 go build -o "$bin/bench-serve" ./bench/serve
-"$bin/strata" env | grep -E '^(cpu|threads|matmul|int8)'
+"$bin/strata" env | grep -E '^(cpu|threads|matmul|f32|int8)'
 for ct in ${COMPUTE:-float32 int8}; do
 	"$bin/bench-serve" --strata "$bin/strata" $src --compute-type "$ct" \
 		--decoders "${DECODERS:-$(nproc)}" --threads "${THREADS:-1}" \
