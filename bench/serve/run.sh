@@ -33,7 +33,7 @@ go build -o "$bin/bench-serve" ./bench/serve
 for ct in ${COMPUTE:-float32 int8}; do
 	"$bin/bench-serve" --strata "$bin/strata" $src --compute-type "$ct" \
 		--decoders "${DECODERS:-$(nproc)}" --threads "${THREADS:-1}" \
-		--clients "${CLIENTS:-1,8,32,128}" --requests "${REQUESTS:-32}" \
+		--clients "${CLIENTS:-1,8,32,128}" --requests "${REQUESTS:-16}" \
 		--input "${INPUT:-/work/shared/data/l10n/test/test.en}"
 	echo
 done
