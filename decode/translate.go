@@ -41,6 +41,25 @@ type Translator struct {
 	Warn io.Writer
 	// Stats accumulate over calls.
 	Stats Stats
+	// Pool, when not nil, decodes the batches of a call in parallel (its
+	// first searcher is S; SetWorkers makes it).
+	Pool *Pool
+}
+
+// SetWorkers makes the translator decode up to workers batches at once,
+// sharing threads kernel threads (0: GOMAXPROCS) among them (see Pool);
+// workers ≤ 1 decodes one batch at a time with S alone.
+func (t *Translator) SetWorkers(workers, threads int) error {
+	if workers <= 1 {
+		t.Pool = nil
+		return nil
+	}
+	p, err := NewPool(t.S, workers, threads, func() (*Searcher, error) { return t.B.Searcher(t.S.Options()) })
+	if err != nil {
+		return err
+	}
+	t.Pool = p
+	return nil
 }
 
 // Stats count what was translated.
@@ -166,19 +185,46 @@ func (t *Translator) leg(lines []string, src, tgt, what string) ([]Result, error
 			out[i].Links = [][]Link{} // empty lines too print " ||| "
 		}
 	}
+	var bounds [][2]int
 	for start := 0; start < len(order); {
 		end := t.batchEnd(order, ids, start)
-		srcs := make([][]int32, end-start)
-		for k, i := range order[start:end] {
-			srcs[k] = ids[i]
-		}
-		for k, hyps := range t.S.Search(srcs, prefix) {
-			i := order[start+k]
-			if out[i], err = t.result(hyps, srcs[k], prefix, out[i].Links); err != nil {
-				return nil, fmt.Errorf("%sline %d: %w", what, t.Stats.Lines+i+1, err)
-			}
-		}
+		bounds = append(bounds, [2]int{start, end})
 		start = end
+	}
+	batch := func(b int) [][]int32 {
+		srcs := make([][]int32, 0, bounds[b][1]-bounds[b][0])
+		for _, i := range order[bounds[b][0]:bounds[b][1]] {
+			srcs = append(srcs, ids[i])
+		}
+		return srcs
+	}
+	// done runs on the goroutine that decoded batch b and writes only the
+	// results of b's lines
+	done := func(b int, hyps [][]Hypothesis) error {
+		for k, h := range hyps {
+			i := order[bounds[b][0]+k]
+			r, err := t.result(h, ids[i], prefix, out[i].Links)
+			if err != nil {
+				return fmt.Errorf("%sline %d: %w", what, t.Stats.Lines+i+1, err)
+			}
+			out[i] = r
+		}
+		return nil
+	}
+	if t.Pool != nil {
+		err = t.Pool.Run(len(bounds), batch, prefix, done)
+	} else {
+		for b := 0; b < len(bounds) && err == nil; b++ {
+			err = done(b, t.S.Search(batch(b), prefix))
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range out {
+		if len(r.Hyps) > 0 {
+			t.Stats.Tokens += len(r.Hyps[0].Tokens)
+		}
 	}
 	return out, nil
 }
@@ -224,9 +270,6 @@ func (t *Translator) result(hyps []Hypothesis, src, prefix []int32, links [][]Li
 			}
 			r.Links = append(r.Links, l)
 		}
-	}
-	if len(hyps) > 0 {
-		t.Stats.Tokens += len(hyps[0].Tokens)
 	}
 	return r, nil
 }

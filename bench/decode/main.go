@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/strata-nmt/strata/bench/internal/report"
@@ -47,6 +48,8 @@ func main() {
 	ffn := flag.Int("ffn-dim", 1024, "feed-forward width")
 	heads := flag.Int("heads", 4, "attention heads")
 	threads := flag.Int("threads", 2, "kernel threads (GOMAXPROCS)")
+	workers := flag.Int("workers", 0, "batches decoded at once, each by its own searcher with threads/workers kernel threads (0: decode.DefaultWorkers, as strata translate)")
+	shortestFirst := flag.Bool("shortest-first", false, "decode the length-sorted batches shortest first, as the reference does (default: longest first, as strata translate does)")
 	warmup := flag.Int("warmup-batches", 1, "batches decoded once, untimed, first")
 	recompute := flag.Bool("recompute", false, "re-run the decoder over whole prefixes (no incremental state)")
 	seed := flag.Uint64("seed", 1, "seed of weights and sources")
@@ -87,24 +90,51 @@ func main() {
 	if *recompute {
 		s.ForceRecompute()
 	}
-	batches := lengthSorted(srcs, *batch)
-	for _, bt := range batches[:min(*warmup, len(batches))] {
-		s.Search(pick(srcs, bt), []int32{data.DecoderStart})
+	if *workers == 0 {
+		*workers = decode.DefaultWorkers(*threads)
 	}
-	generated, srcTokens := 0, 0
-	outHash := fnv.New64a() // of every output, to compare two builds' translations
+	pool, err := decode.NewPool(s, *workers, *threads, func() (*decode.Searcher, error) {
+		x, err := decode.NewSearcher(m, o)
+		if err == nil && *recompute {
+			x.ForceRecompute()
+		}
+		return x, err
+	})
+	check(err)
+	batches := lengthSorted(srcs, *batch)
+	if !*shortestFirst {
+		slices.Reverse(batches)
+	}
+	prefix := []int32{data.DecoderStart}
+	batchSrcs := func(i int) [][]int32 { return pick(srcs, batches[i]) }
+	// every worker decodes warm-up batches, so that none starts cold
+	check(pool.Run(min(*warmup**workers, len(batches)), batchSrcs, prefix, func(int, [][]decode.Hypothesis) error { return nil }))
+	var generated atomic.Int64
+	var finished atomic.Int32
+	srcTokens := 0
 	start, cpu0 := time.Now(), report.CPUSeconds()
-	for n, bt := range batches {
-		for _, hyps := range s.Search(pick(srcs, bt), []int32{data.DecoderStart}) {
-			generated += len(hyps[0].Tokens)
-			for _, t := range hyps[0].Tokens {
+	best := make([][]int32, len(srcs)) // each source's best output
+	check(pool.Run(len(batches), batchSrcs, prefix, func(i int, res [][]decode.Hypothesis) error {
+		for k, hyps := range res {
+			generated.Add(int64(len(hyps[0].Tokens)))
+			best[batches[i][k]] = hyps[0].Tokens
+		}
+		n := finished.Add(1)
+		fmt.Fprintf(os.Stderr, "batch %d/%d %.2f sent/s\n", n, len(batches), float64(int(n)*len(batches[i]))/time.Since(start).Seconds())
+		return nil
+	}))
+	el, cpu := time.Since(start).Seconds(), report.CPUSeconds()-cpu0
+	// of every output, to compare two builds' translations: in the order
+	// of the shortest-first batches, whatever order or decoders ran them
+	outHash := fnv.New64a()
+	for _, bt := range lengthSorted(srcs, *batch) {
+		for _, j := range bt {
+			for _, t := range best[j] {
 				outHash.Write([]byte{byte(t), byte(t >> 8), byte(t >> 16), byte(t >> 24)})
 			}
 			outHash.Write([]byte{0xff, 0xff, 0xff, 0xff})
 		}
-		fmt.Fprintf(os.Stderr, "batch %d/%d %.2f sent/s\n", n+1, len(batches), float64((n+1)*len(bt))/time.Since(start).Seconds())
 	}
-	el, cpu := time.Since(start).Seconds(), report.CPUSeconds()-cpu0
 	for _, x := range srcs {
 		srcTokens += len(x)
 	}
@@ -116,22 +146,23 @@ func main() {
 		check(f.Close())
 	}
 	out := map[string]any{
-		"impl": "strata", "bench": "decode", "blas": blas.Default().Name(), "threads": *threads,
+		"impl": "strata", "bench": "decode", "blas": blas.Default().Name(), "threads": *threads, "workers": *workers,
+		"order":       map[bool]string{true: "shortest-first", false: "longest-first"}[*shortestFirst],
 		"incremental": s.Incremental(), "weights": fmt.Sprintf("random(seed=%d)", *seed),
 		"compute_type": *computeType, "int8_kernel": engine.Int8Kernel(), "f32_kernel": engine.F32Kernel(),
 		"outputs_fnv64": fmt.Sprintf("%016x", outHash.Sum64()), "shortlist_rows": *shortlistRows,
 		"sentences": len(srcs), "beam": *beam, "batch": *batch, "src_tokens": srcTokens,
-		"generated_tokens": generated, "seconds": report.Round(el, 3), "cpu_seconds": report.Round(cpu, 3),
-		"tokens_per_s": report.Round(float64(generated)/el, 1), "sentences_per_s": report.Round(float64(len(srcs))/el, 2),
+		"generated_tokens": generated.Load(), "seconds": report.Round(el, 3), "cpu_seconds": report.Round(cpu, 3),
+		"tokens_per_s": report.Round(float64(generated.Load())/el, 1), "sentences_per_s": report.Round(float64(len(srcs))/el, 2),
 		// peak resident set, as the reference reports it (Go's HeapSys is not
 		// comparable); taken before the floor's traced rerun, which holds
 		// every product's operands
 		"peak_rss_mb": report.Round(report.PeakRSSMB(), 1),
 	}
 	if *floor {
-		gemmFloor(out, *threads, generated, func() {
+		gemmFloor(out, *threads, int(generated.Load()), func() {
 			for _, bt := range batches {
-				s.Search(pick(srcs, bt), []int32{data.DecoderStart})
+				s.Search(pick(srcs, bt), prefix)
 			}
 		})
 	}

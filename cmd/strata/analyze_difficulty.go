@@ -125,7 +125,7 @@ func checkpointLosses(cks []string, f *difficultyFlags, srcs, refs []string) ([]
 	var losses [][]float64
 	for k, ck := range cks {
 		fmt.Fprintf(os.Stderr, "scoring %d pairs with %s (%d/%d)\n", len(srcs), ck, k+1, len(cks))
-		tr, err := newTranslator([]string{ck}, f.dataDir, decode.Defaults(), f.threads)
+		tr, err := newTranslator([]string{ck}, f.dataDir, decode.Defaults(), f.threads, 0)
 		if err != nil {
 			return nil, err
 		}

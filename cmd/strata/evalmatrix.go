@@ -21,6 +21,7 @@ type evalMatrixFlags struct {
 	pivot                                    string
 	noPivot                                  bool
 	maxLines, batch, maxTokens, threads      int
+	workers                                  int
 	opt                                      decode.Options
 }
 
@@ -51,6 +52,7 @@ or search options change). 'strata eval-matrix table' compares systems.`,
 	}
 	fl := cmd.Flags()
 	modelFlags(cmd, &f.models, &f.dataDir, &f.threads)
+	workersFlag(cmd, &f.workers)
 	fl.StringVar(&f.test, "test", "", "test directory: n-way (test.LANG, FLORES *.devtest), a pair (test.ita, test.nld), or a directory of pair directories (Tatoeba)")
 	fl.StringVarP(&f.out, "output", "o", "", "output directory")
 	fl.StringSliceVar(&f.langs, "langs", nil, "languages (default: the model's languages found in the test set)")
@@ -130,7 +132,7 @@ func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
 }
 
 func matrixTranslator(models []string, dataDir string, f *evalMatrixFlags) (*decode.Translator, error) {
-	tr, err := newTranslator(models, dataDir, f.opt, f.threads)
+	tr, err := newTranslator(models, dataDir, f.opt, f.threads, f.workers)
 	if err != nil {
 		return nil, err
 	}

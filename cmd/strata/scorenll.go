@@ -70,7 +70,7 @@ func runScoreNLL(cmd *cobra.Command, f *scoreFlags) error {
 		return fmt.Errorf("score-nll: %w", err)
 	}
 	opt := decode.Defaults()
-	tr, err := newTranslator([]string{f.model}, f.dataDir, opt, f.threads)
+	tr, err := newTranslator([]string{f.model}, f.dataDir, opt, f.threads, 1) // teacher forcing: no search
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ type translateFlags struct {
 	opt                      decode.Options
 	batch, maxTokens, buffer int
 	maxSrcLen, threads       int
+	workers                  int
 	scores, align            bool
 	alignLayer               int
 	shard                    string
@@ -72,6 +73,7 @@ X→en→Y in one command. See docs/decoding.md.`,
 	}
 	fl := cmd.Flags()
 	modelFlags(cmd, &f.models, &f.dataDir, &f.threads)
+	workersFlag(cmd, &f.workers)
 	fl.StringVarP(&f.input, "input", "i", "-", "input file, plain or gzip, a pipe or FIFO (- for standard input)")
 	fl.StringVarP(&f.output, "output", "o", "-", "output file (- for standard output; written atomically)")
 	fl.StringVar(&f.src, "src-lang", "", "source language (sets the encoder tag under S-ENC-T-DEC)")
@@ -93,7 +95,7 @@ func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 	if len(f.models) == 0 {
 		return fmt.Errorf("translate: --model is required")
 	}
-	tr, err := newTranslator(f.models, f.dataDir, f.opt, f.threads)
+	tr, err := newTranslator(f.models, f.dataDir, f.opt, f.threads, f.workers)
 	if err != nil {
 		return err
 	}
@@ -148,8 +150,15 @@ func shardInput(f *translateFlags, in io.Reader, so *decode.StreamOptions) (io.R
 	return decode.LineRange(in, first, end), nil
 }
 
-// newTranslator loads one model, or several as an ensemble, for decoding.
-func newTranslator(models []string, dataDir string, o decode.Options, threads int) (*decode.Translator, error) {
+// workersFlag registers --workers, the batches decoded at once.
+func workersFlag(cmd *cobra.Command, workers *int) {
+	cmd.Flags().IntVar(workers, "workers", 0, "batches decoded at once, each by its own decoder with --threads/workers compute threads (0: one per thread; docs/decoding.md)")
+}
+
+// newTranslator loads one model, or several as an ensemble, for decoding
+// with workers decoders (0: decode.DefaultWorkers) sharing threads compute
+// threads (0: all cores).
+func newTranslator(models []string, dataDir string, o decode.Options, threads, workers int) (*decode.Translator, error) {
 	b, err := decode.LoadEnsemble(models, dataDir)
 	if err != nil {
 		return nil, err
@@ -161,7 +170,14 @@ func newTranslator(models []string, dataDir string, o decode.Options, threads in
 	if threads > 0 {
 		s.SetThreads(threads)
 	}
-	return decode.NewTranslator(b, s), nil
+	tr := decode.NewTranslator(b, s)
+	if workers == 0 {
+		workers = decode.DefaultWorkers(threads)
+	}
+	if err := tr.SetWorkers(workers, threads); err != nil {
+		return nil, err
+	}
+	return tr, nil
 }
 
 // countTextLines counts the lines of a file through textio (gzip too);
