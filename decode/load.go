@@ -81,6 +81,9 @@ func loadFor(path string, v *data.Vocab, dataDir string) (model.Model, error) {
 	if err := CheckVocab(path, m.Config(), dataDir, v); err != nil {
 		return nil, err
 	}
+	// a bundle's model only decodes: its gradient buffers would double
+	// the weights' memory
+	m.Params().DropGrads()
 	return m, nil
 }
 

@@ -51,10 +51,28 @@ type Options struct {
 	// decoded over the target tokens its sources' lists allow ("": the
 	// whole vocabulary).
 	Shortlist string
+	// CacheType is the storage of the decoder's self-attention keys and
+	// values: "float32", "float16" (half the memory; values rounded to 11
+	// significant bits, arithmetic still float32), or "" for the default,
+	// float16 with the int8 compute type and float32 otherwise
+	// (docs/decoding.md).
+	CacheType string
 }
 
 // ComputeTypes are the values Options.ComputeType accepts.
 var ComputeTypes = []string{"float32", "int8"}
+
+// CacheTypes are the values Options.CacheType accepts ("" too).
+var CacheTypes = []string{"float32", "float16"}
+
+// HalfCache reports whether the options store the decoder cache as
+// float16 (CacheType, or its default for the compute type).
+func (o Options) HalfCache() bool {
+	if o.CacheType == "" {
+		return o.ComputeType == "int8"
+	}
+	return o.CacheType == "float16"
+}
 
 // Defaults are fairseq-generate's defaults.
 func Defaults() Options {
@@ -78,6 +96,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("no-repeat-ngram size %d is negative", o.NoRepeatNgram)
 	case o.ComputeType != "" && !slices.Contains(ComputeTypes, o.ComputeType):
 		return fmt.Errorf("compute type %q: must be one of %v", o.ComputeType, ComputeTypes)
+	case o.CacheType != "" && !slices.Contains(CacheTypes, o.CacheType):
+		return fmt.Errorf("cache type %q: must be one of %v", o.CacheType, CacheTypes)
 	}
 	return o.Sampling.validate()
 }

@@ -52,6 +52,8 @@ func NewEnsembleSearcher(ms []model.Model, opt Options) (*Searcher, error) {
 	int8 := opt.ComputeType == "int8"
 	s.encG.SetComputeInt8(int8)
 	s.g.SetComputeInt8(int8)
+	s.encG.SetHalfCache(opt.HalfCache())
+	s.g.SetHalfCache(opt.HalfCache())
 	if opt.Shortlist != "" {
 		sl, err := cachedShortlist(opt.Shortlist)
 		if err != nil {
@@ -88,9 +90,9 @@ func (s *Searcher) SetOptions(opt Options) error {
 	if err := opt.Validate(); err != nil {
 		return err
 	}
-	if opt.ComputeType != s.opt.ComputeType || opt.Shortlist != s.opt.Shortlist {
-		return fmt.Errorf("decode: SetOptions cannot change the compute type (%q to %q) or the shortlist (%q to %q): make a new searcher",
-			s.opt.ComputeType, opt.ComputeType, s.opt.Shortlist, opt.Shortlist)
+	if opt.ComputeType != s.opt.ComputeType || opt.Shortlist != s.opt.Shortlist || opt.HalfCache() != s.opt.HalfCache() {
+		return fmt.Errorf("decode: SetOptions cannot change the compute type (%q to %q), the shortlist (%q to %q) or the cache type (%q to %q): make a new searcher",
+			s.opt.ComputeType, opt.ComputeType, s.opt.Shortlist, opt.Shortlist, s.opt.CacheType, opt.CacheType)
 	}
 	s.opt = opt
 	return nil

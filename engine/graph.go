@@ -27,6 +27,8 @@ type Graph struct {
 	int8 bool
 	// outRows restricts OutputLinear to a shortlist (outrows.go)
 	outRows *RowSubset
+	// halfCache: decoder caches started on this graph hold halves (half.go)
+	halfCache bool
 	// op profiling (profile.go): nil when off
 	prof      *OpProfile
 	profMark  time.Time

@@ -19,6 +19,9 @@ type KVRows struct {
 	Index      []int32
 	// Pad marks ignored keys (n×tk, true = ignore); nil means none.
 	Pad []bool
+	// Half, when not nil, holds the rows instead of Data, as binary16
+	// (half.go), in the same layout.
+	Half []uint16
 }
 
 // StepAttention is multi-head attention of one query per row (an
@@ -43,6 +46,9 @@ func (g *Graph) StepAttention(q Cols, n, tk, heads int, kv KVRows) (ctx, probs *
 		panic(fmt.Sprintf("engine.StepAttention: key padding mask of %d for n=%d tk=%d", len(kv.Pad), n, tk))
 	}
 	rows := len(kv.Data) / kv.LD
+	if kv.Half != nil {
+		rows = len(kv.Half) / kv.LD
+	}
 	for _, r := range kv.Index {
 		if r < 0 || int(r) >= rows {
 			panic(fmt.Sprintf("engine.StepAttention: key row %d outside %d rows", r, rows))
@@ -60,14 +66,22 @@ func (g *Graph) StepAttention(q Cols, n, tk, heads int, kv KVRows) (ctx, probs *
 			idx := kv.Index[i*tk : (i+1)*tk]
 			p := probs.Data[job*tk : (job+1)*tk]
 			out := ctx.Data[i*d+h*dh : i*d+(h+1)*dh]
-			gatherScores(p, qi, kv.Data, kv.KCol+h*dh, kv.LD, idx, scale)
+			if kv.Half != nil {
+				gatherScoresHalf(p, qi, kv.Half, kv.KCol+h*dh, kv.LD, idx, scale)
+			} else {
+				gatherScores(p, qi, kv.Data, kv.KCol+h*dh, kv.LD, idx, scale)
+			}
 			var pad []bool
 			if kv.Pad != nil {
 				pad = kv.Pad[i*tk : (i+1)*tk]
 			}
 			maskedSoftmax(p, 1, tk, pad, 0, false)
 			clear(out)
-			gatherSum(out, p, kv.Data, kv.VCol+h*dh, kv.LD, idx)
+			if kv.Half != nil {
+				gatherSumHalf(out, p, kv.Half, kv.VCol+h*dh, kv.LD, idx)
+			} else {
+				gatherSum(out, p, kv.Data, kv.VCol+h*dh, kv.LD, idx)
+			}
 		}
 	})
 	return ctx, probs

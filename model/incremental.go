@@ -55,6 +55,7 @@ type transformerState struct {
 	mem             [][]float32 // per layer: encoder keys|values, B·S × 2D
 	memPad          []bool      // B×S
 	cache           [][]float32 // per layer: maxLen·maxRows × 2D
+	cache16         [][]uint16  // the same as halves, when the graph asks for them (then cache is empty)
 	selfIdx         []int32
 	block           []int32 // per row: its sentence, the block of keys it reads in mem
 }
@@ -105,7 +106,7 @@ func growRoomy[T any](buf []T, n int) []T {
 // newTransformerState initialises st (recycling its buffers) for a batch,
 // leaving the encoder memories (st.mem) to the caller, which projects them
 // with its own layers.
-func newTransformerState(st *transformerState, enc *EncoderOut, maxRows, maxLen, layers, d int) *transformerState {
+func newTransformerState(g *engine.Graph, st *transformerState, enc *EncoderOut, maxRows, maxLen, layers, d int) *transformerState {
 	if maxRows < enc.B {
 		panic(fmt.Sprintf("model: StartDecoding with room for %d rows for %d sentences", maxRows, enc.B))
 	}
@@ -117,14 +118,21 @@ func newTransformerState(st *transformerState, enc *EncoderOut, maxRows, maxLen,
 		sent:    make([]int, enc.B),
 		hist:    growRoomy(st.hist, maxRows*maxLen),
 		histTmp: growRoomy(st.histTmp, maxRows*maxLen),
-		mem:     grow(st.mem, layers), cache: grow(st.cache, layers),
+		mem:     grow(st.mem, layers), cache: grow(st.cache, layers), cache16: grow(st.cache16, layers),
 		memPad: append(st.memPad[:0], enc.KeyPad...),
 	}
 	for i := range st.sent {
 		st.sent[i] = i
 	}
+	// a half cache (engine.Graph.SetHalfCache) takes half the memory; the
+	// other kind's buffers, if any, are dropped
+	half := g.HalfCache()
 	for l := range st.cache {
-		st.cache[l] = growRoomy(st.cache[l], maxLen*maxRows*2*d)
+		if half {
+			st.cache[l], st.cache16[l] = nil, growRoomy(st.cache16[l], maxLen*maxRows*2*d)
+		} else {
+			st.cache[l], st.cache16[l] = growRoomy(st.cache[l], maxLen*maxRows*2*d), nil
+		}
 	}
 	return st
 }
@@ -132,7 +140,7 @@ func newTransformerState(st *transformerState, enc *EncoderOut, maxRows, maxLen,
 // StartDecoding implements Incremental.
 func (m *Transformer) StartDecoding(g *engine.Graph, enc *EncoderOut, maxRows, maxLen int, reuse DecoderState) DecoderState {
 	st, _ := reuse.(*transformerState)
-	st = newTransformerState(st, enc, maxRows, maxLen, len(m.Dec), m.cfg.DModel)
+	st = newTransformerState(g, st, enc, maxRows, maxLen, len(m.Dec), m.cfg.DModel)
 	for l, layer := range m.Dec {
 		m := layer.Cross.Memory(g, enc.Memories[l]).Data
 		st.mem[l] = append(growRoomy(st.mem[l], len(m))[:0], m...)
@@ -203,12 +211,15 @@ func checkStep(st *transformerState, tokens []int32) {
 // (Transformer.Step and the MSC steps share it).
 func stepSelfAttention(g *engine.Graph, layer DecoderLayer, st *transformerState, l int, x *engine.Tensor) *engine.Tensor {
 	n, t, d := st.rows, st.len, x.Cols()
-	cache := st.cache[l]
+	kv := engine.KVRows{Data: st.cache[l], Half: st.cache16[l], LD: 2 * d, VCol: d, Index: st.selfIdx}
 	return layer.SelfSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
 		qkv := layer.Self.QKV.Apply(g, h)
-		g.StoreRows(cache, 2*d, t*st.maxRows, engine.Cols{T: qkv, Col: d}, 2*d)
-		ctx, _ := g.StepAttention(engine.Cols{T: qkv}, n, t+1, layer.Self.Heads,
-			engine.KVRows{Data: cache, LD: 2 * d, VCol: d, Index: st.selfIdx})
+		if kv.Half != nil {
+			g.StoreRowsHalf(kv.Half, 2*d, t*st.maxRows, engine.Cols{T: qkv, Col: d}, 2*d)
+		} else {
+			g.StoreRows(kv.Data, 2*d, t*st.maxRows, engine.Cols{T: qkv, Col: d}, 2*d)
+		}
+		ctx, _ := g.StepAttention(engine.Cols{T: qkv}, n, t+1, layer.Self.Heads, kv)
 		return layer.Self.Out.Apply(g, ctx)
 	})
 }

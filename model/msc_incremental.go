@@ -24,7 +24,7 @@ func (m *MSC) StartDecoding(g *engine.Graph, enc *EncoderOut, maxRows, maxLen in
 	if st == nil {
 		st = &mscState{}
 	}
-	st.transformerState = newTransformerState(st.transformerState, enc, maxRows, maxLen, len(m.Dec), m.cfg.DModel)
+	st.transformerState = newTransformerState(g, st.transformerState, enc, maxRows, maxLen, len(m.Dec), m.cfg.DModel)
 	st.ctx = grow(st.ctx, len(m.Dec))
 	for l, layer := range m.Dec {
 		st.mem[l] = append(st.mem[l][:0], layer.Cross.Memory(g, enc.Memories[l]).Data...)

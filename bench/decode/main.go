@@ -57,6 +57,7 @@ func main() {
 	memProfile := flag.String("memprofile", "", "write a heap profile (live objects after the timed run) here")
 	floor := flag.Bool("gemm-floor", false, "also replay the run's matrix products alone (its floor on this BLAS)")
 	computeType := flag.String("compute-type", "float32", "float32 or int8")
+	cacheType := flag.String("cache-type", "", "decoder cache float32 or float16 (default: float16 with int8, as strata translate)")
 	shortlistRows := flag.Int("shortlist-rows", 0, "decode over a fixed random shortlist of this many target tokens (0: none)")
 	flag.Parse()
 	if *cpuProfile != "" {
@@ -66,12 +67,14 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 	runtime.GOMAXPROCS(*threads)
+	decode.TightGC() // as strata translate
 
 	cfg, _ := model.Preset("tiny")
 	cfg.EncoderLayers, cfg.DecoderLayers, cfg.DModel, cfg.FFN, cfg.Heads = *layers, *layers, *dim, *ffn, *heads
 	cfg.SrcVocab, cfg.TgtVocab = *vocab, *vocab
 	m, err := model.New(cfg, *seed)
 	check(err)
+	m.Params().DropGrads() // as decode.Load does
 	srcs := randomSources(*sentences, *minLen, *maxLen, *vocab, *seed)
 	if *sources != "" {
 		srcs, err = readSources(*sources)
@@ -79,7 +82,7 @@ func main() {
 	}
 	o := decode.Defaults()
 	o.Beam, o.NBest, o.MaxLenA, o.MaxLenB, o.BatchMaxLen = *beam, 1, *a, *b, true
-	o.ComputeType = *computeType
+	o.ComputeType, o.CacheType = *computeType, *cacheType
 	if *shortlistRows > 0 {
 		o.Shortlist = randomShortlist(*shortlistRows, *vocab, *seed)
 		defer os.Remove(o.Shortlist)
@@ -149,7 +152,7 @@ func main() {
 		"impl": "strata", "bench": "decode", "blas": blas.Default().Name(), "threads": *threads, "workers": *workers,
 		"order":       map[bool]string{true: "shortest-first", false: "longest-first"}[*shortestFirst],
 		"incremental": s.Incremental(), "weights": fmt.Sprintf("random(seed=%d)", *seed),
-		"compute_type": *computeType, "int8_kernel": engine.Int8Kernel(), "f32_kernel": engine.F32Kernel(),
+		"compute_type": *computeType, "half_cache": o.HalfCache(), "int8_kernel": engine.Int8Kernel(), "f32_kernel": engine.F32Kernel(),
 		"outputs_fnv64": fmt.Sprintf("%016x", outHash.Sum64()), "shortlist_rows": *shortlistRows,
 		"sentences": len(srcs), "beam": *beam, "batch": *batch, "src_tokens": srcTokens,
 		"generated_tokens": generated.Load(), "seconds": report.Round(el, 3), "cpu_seconds": report.Round(cpu, 3),

@@ -159,6 +159,7 @@ func workersFlag(cmd *cobra.Command, workers *int) {
 // with workers decoders (0: decode.DefaultWorkers) sharing threads compute
 // threads (0: all cores).
 func newTranslator(models []string, dataDir string, o decode.Options, threads, workers int) (*decode.Translator, error) {
+	decode.TightGC()
 	b, err := decode.LoadEnsemble(models, dataDir)
 	if err != nil {
 		return nil, err
