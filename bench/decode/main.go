@@ -110,7 +110,9 @@ func main() {
 	}
 	prefix := []int32{data.DecoderStart}
 	batchSrcs := func(i int) [][]int32 { return pick(srcs, batches[i]) }
-	// every worker decodes warm-up batches, so that none starts cold
+	// every worker decodes warm-up batches, so that none starts cold: with
+	// W workers, the first W batches (those W workers take first in the
+	// timed run too)
 	check(pool.Run(min(*warmup**workers, len(batches)), batchSrcs, prefix, func(int, [][]decode.Hypothesis) error { return nil }))
 	var generated atomic.Int64
 	var finished atomic.Int32
