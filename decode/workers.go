@@ -102,12 +102,16 @@ func (p *Pool) Run(n int, batch func(i int) [][]int32, prefix []int32, done func
 		first   error
 		wg      sync.WaitGroup
 	)
-	for _, s := range p.searchers[:active] {
+	// searcher k starts with batch k, so that which searcher decodes
+	// which of the first batches (and so how large its buffers grow)
+	// does not depend on goroutine scheduling; the rest go to whichever
+	// is free
+	next.Store(int64(active))
+	for k, s := range p.searchers[:active] {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for !failed.Load() {
-				i := int(next.Add(1) - 1)
+			for i := k; !failed.Load(); i = int(next.Add(1) - 1) {
 				if i >= n {
 					return
 				}
