@@ -44,7 +44,7 @@ func NewPool(s *Searcher, workers, threads int, more func() (*Searcher, error)) 
 func (p *Pool) Workers() int { return len(p.searchers) }
 
 // DefaultWorkers is the number of searchers strata's commands use for
-// threads kernel threads when --workers is 0: one per thread (each batch
+// threads kernel threads when --decoders is 0: one per thread (each batch
 // single-threaded), which decoded 1.5x faster than one searcher over both
 // cores of the benchmark machine (docs/decoding.md). Pool.Run uses fewer
 // when there are fewer batches, giving each more threads.

@@ -19,13 +19,13 @@
 #   NAME/pytorch target tokens/s: X.XXx   (against pytorch-float32)
 # and peak resident sets. FLOOR=1 also replays strata float32's matrix
 # products alone (--gemm-floor). strata runs with the defaults of strata
-# translate: WORKERS batches decoded at once (default 0: one per thread,
+# translate: DECODERS batches decoded at once (default 0: one per thread,
 # decode.DefaultWorkers; the W of each system is printed), longest batches
 # first, a float16 decoder cache with int8, GOGC=25.
 #
 #   sh bench/decode/run.sh                      # 500 sentences, as the spec asks
 #   SENTENCES=96 ROUNDS=2 sh bench/decode/run.sh
-#   WORKERS=1 sh bench/decode/run.sh           # one batch at a time
+#   DECODERS=1 sh bench/decode/run.sh          # one batch at a time
 set -eu
 cd "$(dirname "$0")/../.."
 N=${SENTENCES:-500}
@@ -33,7 +33,7 @@ THREADS=${THREADS:-2}
 ROUNDS=${ROUNDS:-1}
 ROWS=${SHORTLIST_ROWS:-4070}
 FLOOR=${FLOOR:-0}
-WORKERS=${WORKERS:-0}
+DECODERS=${DECODERS:-0}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/decode" ./bench/decode
@@ -43,10 +43,10 @@ floor=""
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	$ref --dump-sources "$tmp/sources.txt" >"$tmp/pytorch-float32.$r.json" 2>"$tmp/log"
-	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --workers "$WORKERS" $floor >"$tmp/strata-float32.$r.json" 2>"$tmp/log"
+	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --decoders "$DECODERS" $floor >"$tmp/strata-float32.$r.json" 2>"$tmp/log"
 	$ref --int8 >"$tmp/pytorch-int8.$r.json" 2>"$tmp/log"
-	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --workers "$WORKERS" --compute-type int8 >"$tmp/strata-int8.$r.json" 2>"$tmp/log"
-	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --workers "$WORKERS" --compute-type int8 \
+	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --decoders "$DECODERS" --compute-type int8 >"$tmp/strata-int8.$r.json" 2>"$tmp/log"
+	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --decoders "$DECODERS" --compute-type int8 \
 		--shortlist-rows "$ROWS" >"$tmp/strata-int8-shortlist.$r.json" 2>"$tmp/log"
 	echo "round $r done ($(uptime | sed 's/.*load/load/'))" >&2
 	r=$((r + 1))
@@ -65,7 +65,7 @@ rss = {n: max(x["peak_rss_mb"] for x in runs[n]) for n in names}
 gen = {n: runs[n][0]["generated_tokens"] for n in names}
 base = tps["pytorch-float32"]
 for n in names:
-    w = f", W={runs[n][0]['workers']}" if "workers" in runs[n][0] else ""
+    w = f", W={runs[n][0]['workers']} decoders" if "workers" in runs[n][0] else ""
     print(f"{n}/pytorch target tokens/s: {tps[n] / base:.2f}x ({tps[n]} tok/s, median of {rounds}{w}; "
           f"generated {gen[n]}; peak RSS {rss[n]} MB = {rss[n] / rss['pytorch-float32']:.2f}x pytorch-float32)")
 print(f"strata-int8-shortlist/pytorch-int8: {tps['strata-int8-shortlist'] / tps['pytorch-int8']:.2f}x; "

@@ -52,7 +52,7 @@ or search options change). 'strata eval-matrix table' compares systems.`,
 	}
 	fl := cmd.Flags()
 	modelFlags(cmd, &f.models, &f.dataDir, &f.threads)
-	workersFlag(cmd, &f.workers)
+	decodersFlag(cmd, &f.workers)
 	fl.StringVar(&f.test, "test", "", "test directory: n-way (test.LANG, FLORES *.devtest), a pair (test.ita, test.nld), or a directory of pair directories (Tatoeba)")
 	fl.StringVarP(&f.out, "output", "o", "", "output directory")
 	fl.StringSliceVar(&f.langs, "langs", nil, "languages (default: the model's languages found in the test set)")

@@ -73,7 +73,7 @@ X→en→Y in one command. See docs/decoding.md.`,
 	}
 	fl := cmd.Flags()
 	modelFlags(cmd, &f.models, &f.dataDir, &f.threads)
-	workersFlag(cmd, &f.workers)
+	decodersFlag(cmd, &f.workers)
 	fl.StringVarP(&f.input, "input", "i", "-", "input file, plain or gzip, a pipe or FIFO (- for standard input)")
 	fl.StringVarP(&f.output, "output", "o", "-", "output file (- for standard output; written atomically)")
 	fl.StringVar(&f.src, "src-lang", "", "source language (sets the encoder tag under S-ENC-T-DEC)")
@@ -150,9 +150,10 @@ func shardInput(f *translateFlags, in io.Reader, so *decode.StreamOptions) (io.R
 	return decode.LineRange(in, first, end), nil
 }
 
-// workersFlag registers --workers, the batches decoded at once.
-func workersFlag(cmd *cobra.Command, workers *int) {
-	cmd.Flags().IntVar(workers, "workers", 0, "batches decoded at once, each by its own decoder with --threads/workers compute threads (0: one per thread; docs/decoding.md)")
+// decodersFlag registers --decoders, the batches decoded at once (serve's
+// --decoders answers requests the same way).
+func decodersFlag(cmd *cobra.Command, decoders *int) {
+	cmd.Flags().IntVar(decoders, "decoders", 0, "batches decoded at once, each by its own decoder with --threads/decoders compute threads (0: one per thread; docs/decoding.md)")
 }
 
 // newTranslator loads one model, or several as an ensemble, for decoding
