@@ -34,6 +34,7 @@ requests already taken (up to --drain-timeout) and exits 0; a second signal
 exits at once.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			decode.TightGC() // as translate: peak memory under load (docs/serving.md)
 			b, err := decode.LoadEnsemble(models, dataDir)
 			if err != nil {
 				return err
