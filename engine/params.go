@@ -14,6 +14,14 @@ import (
 type Params struct {
 	list   []*Tensor
 	byName map[string]*Tensor
+	// views records where each adopted view lies (gradset.go)
+	views map[*Tensor]view
+}
+
+// view is where an adopted parameter lies in its whole tensor.
+type view struct {
+	whole *Tensor
+	off   int
 }
 
 // NewParams returns an empty set.
@@ -129,6 +137,10 @@ func (p *Params) Adopt(name string, whole *Tensor, off int, shape ...int) *Tenso
 	t.Name = name
 	t.needGrad = true
 	t.Grad = whole.Grad[off : off+n : off+n]
+	if p.views == nil {
+		p.views = map[*Tensor]view{}
+	}
+	p.views[t] = view{whole, off}
 	p.list = append(p.list, t)
 	p.byName[name] = t
 	return t

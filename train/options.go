@@ -6,6 +6,7 @@ package train
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"time"
 
 	"github.com/strata-nmt/strata/engine/mpi"
@@ -52,7 +53,12 @@ type Options struct {
 	Resume       bool   `yaml:"-"`
 	LogInterval  int    `yaml:"log_interval"`
 	LogGradNorms bool   `yaml:"log_grad_norms"`
-	Threads      int    `yaml:"threads"`
+	// Threads is the number of kernel threads (0: GOMAXPROCS).
+	Threads int `yaml:"threads"`
+	// Workers splits every batch by sentences over this many in-process
+	// workers, each with Threads/Workers kernel threads (workers.go;
+	// 0: the default, defaultWorkers).
+	Workers int `yaml:"workers"`
 
 	// Log receives progress; nil means discard. When LogIsTerminal is
 	// true a live status line is redrawn in place.
@@ -87,6 +93,8 @@ func (o *Options) validate() error {
 		return fmt.Errorf("train: save_dir is required")
 	case o.MaxUpdate <= 0 && o.MaxEpoch <= 0 && o.MaxTime <= 0:
 		return fmt.Errorf("train: set max_update, max_epoch or a time limit (otherwise training never ends)")
+	case o.Workers < 0:
+		return fmt.Errorf("train: workers must be ≥ 0 (0: the default)")
 	case o.UpdateFreq < 1:
 		return fmt.Errorf("train: update_freq must be ≥ 1")
 	case o.LR <= 0:
@@ -111,3 +119,24 @@ func (o *Options) schedule() (Schedule, error) {
 // scoreMetric reports whether the best checkpoint follows a validation
 // score (higher is better) rather than the dev NLL.
 func (o *Options) scoreMetric() bool { return o.BestMetric != "" && o.BestMetric != "nll" }
+
+// threads is the kernel thread count the options ask for.
+func (o *Options) threads() int {
+	if o.Threads > 0 {
+		return o.Threads
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// workers is the number of in-process workers: Workers, or by default one
+// per kernel thread (docs/performance.md, "Training workers").
+func (o *Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return DefaultWorkers(o.threads())
+}
+
+// DefaultWorkers is the number of workers training uses with threads kernel
+// threads when not told: one per thread.
+func DefaultWorkers(threads int) int { return max(threads, 1) }
