@@ -55,10 +55,11 @@ type Options struct {
 	LogGradNorms bool   `yaml:"log_grad_norms"`
 	// Threads is the number of kernel threads (0: GOMAXPROCS).
 	Threads int `yaml:"threads"`
-	// Workers splits every batch by sentences over this many in-process
-	// workers, each with Threads/Workers kernel threads (workers.go;
-	// 0: the default, defaultWorkers).
-	Workers int `yaml:"workers"`
+	// Workers splits every batch by sentences into this many shards
+	// trained at once by in-process workers, each with Threads/Workers
+	// kernel threads (workers.go; strata train --batch-shards; 0: the
+	// default, DefaultWorkers).
+	Workers int `yaml:"batch_shards"`
 
 	// Log receives progress; nil means discard. When LogIsTerminal is
 	// true a live status line is redrawn in place.
@@ -94,7 +95,7 @@ func (o *Options) validate() error {
 	case o.MaxUpdate <= 0 && o.MaxEpoch <= 0 && o.MaxTime <= 0:
 		return fmt.Errorf("train: set max_update, max_epoch or a time limit (otherwise training never ends)")
 	case o.Workers < 0:
-		return fmt.Errorf("train: workers must be ≥ 0 (0: the default)")
+		return fmt.Errorf("train: batch_shards must be ≥ 0 (0: one per thread)")
 	case o.UpdateFreq < 1:
 		return fmt.Errorf("train: update_freq must be ≥ 1")
 	case o.LR <= 0:

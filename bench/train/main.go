@@ -58,7 +58,7 @@ func parseFlags() options {
 	flag.Float64Var(&o.lr, "lr", 5e-4, "peak learning rate")
 	flag.IntVar(&o.lrWarmup, "lr-warmup-updates", 4000, "learning-rate warm-up updates")
 	flag.IntVar(&o.threads, "threads", 2, "threads (GOMAXPROCS and kernel goroutines)")
-	flag.IntVar(&o.workers, "workers", 0, "in-process workers sharing -threads, each on its share of a batch's sentences (0: train's default, one per thread)")
+	flag.IntVar(&o.workers, "batch-shards", 0, "split each batch by sentences into this many shards trained at once by in-process workers sharing -threads (strata train --batch-shards; 0: its default, one per thread)")
 	flag.Uint64Var(&o.seed, "seed", 1, "seed for parameters, data and dropout")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the timed steps here")
 	flag.BoolVar(&o.gemmFloor, "gemm-floor", false,
@@ -151,7 +151,7 @@ func run(o options, m *model.Transformer, w *train.Workers, adam *train.Adam, sc
 	}
 	pprof.StopCPUProfile()
 	out := map[string]any{
-		"impl": "strata", "bench": "train", "go": runtime.Version(), "threads": o.threads, "workers": o.workers, "norm": o.norm,
+		"impl": "strata", "bench": "train", "go": runtime.Version(), "threads": o.threads, "batch_shards": o.workers, "norm": o.norm,
 		"steps": o.steps, "warmup_steps": o.warmupSteps, "tgt_tokens_per_step": tokensPerStep,
 		"seconds": report.Round(timed.Seconds(), 3), "cpu_seconds": report.Round(cpu.Seconds(), 3),
 		"loss_first": report.Round(lossFirst, 4), "loss_last": report.Round(lossLast, 4),
