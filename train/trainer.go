@@ -106,7 +106,7 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 	defer r.log.close()
 	r.logf("model: %s, %d parameters", m.Config().Summary(), m.Params().Count())
 	if w.N() > 1 {
-		r.logf("workers: %d, each on its share of a batch's sentences with %d kernel thread(s) of %d", w.N(), w.graphs[0].Threads(), threads)
+		r.logf("batch shards: %d in-process workers, each on its share of every batch's sentences with %d of the %d kernel thread(s)", w.N(), w.graphs[0].Threads(), threads)
 	}
 	if d.multi() {
 		r.logf("%s", r.effectiveBatch())
