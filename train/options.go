@@ -139,5 +139,11 @@ func (o *Options) workers() int {
 }
 
 // DefaultWorkers is the number of workers training uses with threads kernel
-// threads when not told: one per thread.
-func DefaultWorkers(threads int) int { return max(threads, 1) }
+// threads when not told: one per thread, up to maxDefaultWorkers.
+func DefaultWorkers(threads int) int { return min(max(threads, 1), maxDefaultWorkers) }
+
+// maxDefaultWorkers bounds the default: each worker beyond the first costs
+// one gradient buffer of the model's size, and shards of a few sentences
+// make small products. Measured on 2 cores only (docs/performance.md);
+// above 8 threads the workers share the threads.
+const maxDefaultWorkers = 8
