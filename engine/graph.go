@@ -33,6 +33,11 @@ type Graph struct {
 	prof      *OpProfile
 	profMark  time.Time
 	tapeNames []string
+	// grads redirects parameter gradients (gradset.go); nil: their own
+	grads *GradSet
+	// shard: this graph computes sentences [shardFirst, shardFirst+shardCount)
+	// of a batch (dropout keys, SetShard); shardCount 0: the whole batch
+	shardFirst, shardCount int
 }
 
 // NewGraph returns a graph that records a tape for backward, with dropout on.
@@ -217,8 +222,9 @@ func (g *Graph) grad(t *Tensor) []float32 {
 	if t.Grad == nil {
 		t.Grad = g.arena.zeros(t.Size())
 		t.arenaGrad = true
+		return t.Grad
 	}
-	return t.Grad
+	return g.paramGrad(t)
 }
 
 // addGrad adds a·src to t's gradient. When t has no gradient buffer yet, src
@@ -237,7 +243,8 @@ func (g *Graph) addGrad(t *Tensor, src []float32, a float32) {
 		t.Grad, t.arenaGrad = src, true
 		return
 	}
-	g.parallel(len(src), 2, func(_, lo, hi int) { axpy(t.Grad[lo:hi], src[lo:hi], a) })
+	dst := g.paramGrad(t)
+	g.parallel(len(src), 2, func(_, lo, hi int) { axpy(dst[lo:hi], src[lo:hi], a) })
 }
 
 // push records a backward closure when any output needs a gradient.

@@ -51,7 +51,7 @@ func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, prob
 		pDrop = 0
 	}
 	if pDrop > 0 {
-		key = g.nextDropKey()
+		key = g.nextDropKey(b*h*tq*tk, true)
 		dropped = g.arena.get(b * h * tq * tk)
 	}
 	thr := uint32(float64(pDrop) * (1 << 32))

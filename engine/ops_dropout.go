@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"unsafe"
 )
@@ -13,11 +14,27 @@ import (
 // dropout op in a graph's life is kept iff hash(seed, k, i) ≥ p. Masks are
 // therefore independent of thread count and of how rows are chunked, and a
 // run restored with the same (seed, counter) reproduces them exactly.
+//
+// x must be batch-major (one equal block of elements per sentence, as every
+// activation is) when the graph computes a shard of a batch (SetShard):
+// the shard then draws the elements of the whole batch's mask that fall in
+// its sentences. Dropout on anything else, such as weights, is
+// WeightDropout.
 func (g *Graph) Dropout(x *Tensor, p float32) *Tensor {
+	return g.dropout(x, p, true)
+}
+
+// WeightDropout is Dropout of a tensor that is not per sentence (a weight
+// matrix): every shard of a batch draws the same, whole mask.
+func (g *Graph) WeightDropout(x *Tensor, p float32) *Tensor {
+	return g.dropout(x, p, false)
+}
+
+func (g *Graph) dropout(x *Tensor, p float32, perSentence bool) *Tensor {
 	if !g.DropoutOn || p <= 0 {
 		return x
 	}
-	key := g.nextDropKey()
+	key := g.nextDropKey(len(x.Data), perSentence)
 	scale := 1 / (1 - p)
 	threshold := uint32(float64(p) * (1 << 32))
 	y := g.newTensor([]*Tensor{x}, x.Shape()...)
@@ -74,9 +91,26 @@ func (g *Graph) bitmask(n int) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(&buf[0])), n)
 }
 
-func (g *Graph) nextDropKey() uint64 {
+// SetShard declares that the graph computes sentences [first, first+count)
+// of a batch, padded to the batch's lengths (count 0: the whole batch, the
+// default). Dropout then numbers the elements of a batch-major tensor as
+// the whole batch's tensor would, so that splitting a batch over graphs
+// (train's workers) draws exactly the masks of the unsplit batch.
+func (g *Graph) SetShard(first, count int) { g.shardFirst, g.shardCount = first, count }
+
+// nextDropKey returns the key of the next dropout op over n elements. keep
+// hashes key+i, so a shard's key is moved by the number of elements of the
+// sentences before it.
+func (g *Graph) nextDropKey(n int, perSentence bool) uint64 {
 	g.counter++
-	return splitmix(g.seed ^ splitmix(g.counter))
+	key := splitmix(g.seed ^ splitmix(g.counter))
+	if perSentence && g.shardCount > 0 {
+		if n%g.shardCount != 0 {
+			panic(fmt.Sprintf("engine: dropout over %d elements in a shard of %d sentences: not batch-major (weights take WeightDropout)", n, g.shardCount))
+		}
+		key += uint64(g.shardFirst * (n / g.shardCount))
+	}
+	return key
 }
 
 func keep(key uint64, i int, threshold uint32) bool {

@@ -89,7 +89,7 @@ func (g *Graph) AddDropout(x, f *Tensor, p float32) *Tensor {
 		return g.Add(x, f)
 	}
 	mustSameShape("AddDropout", x, f)
-	key := g.nextDropKey()
+	key := g.nextDropKey(len(x.Data), true)
 	scale := 1 / (1 - p)
 	threshold := uint32(float64(p) * (1 << 32))
 	y := g.newTensor([]*Tensor{x, f}, x.Shape()...)

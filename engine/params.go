@@ -17,6 +17,14 @@ type Params struct {
 	byName map[string]*Tensor
 	// wholes are the tensors Adopt made views of (fused projections)
 	wholes []*Tensor
+	// views records where each adopted view lies (gradset.go)
+	views map[*Tensor]view
+}
+
+// view is where an adopted parameter lies in its whole tensor.
+type view struct {
+	whole *Tensor
+	off   int
 }
 
 // NewParams returns an empty set.
@@ -145,6 +153,10 @@ func (p *Params) Adopt(name string, whole *Tensor, off int, shape ...int) *Tenso
 	if !slices.Contains(p.wholes, whole) {
 		p.wholes = append(p.wholes, whole)
 	}
+	if p.views == nil {
+		p.views = map[*Tensor]view{}
+	}
+	p.views[t] = view{whole, off}
 	p.list = append(p.list, t)
 	p.byName[name] = t
 	return t

@@ -50,7 +50,7 @@ func (m *Transparent) Encode(g *engine.Graph, src []int32, b, s int, opt Collect
 		x = m.EncLN.Apply(g, x)
 	}
 	out.Out = x
-	w := g.Dropout(g.Softmax(m.W), m.cfg.Deep.WeightDropout)
+	w := g.WeightDropout(g.Softmax(m.W), m.cfg.Deep.WeightDropout)
 	out.Memories = make([]*engine.Tensor, len(m.Dec))
 	for j := range out.Memories {
 		mem := g.WeightedSum(hs, w, j*len(hs))

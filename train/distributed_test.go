@@ -93,8 +93,9 @@ func metricsUpdates(t *testing.T, dir string) map[int]int {
 	return seen
 }
 
-// Two ranks at --update-freq 1 train like one process at --update-freq 2,
-// and rank 0 alone writes metrics.
+// Two ranks at --update-freq 1, each splitting its batches over two
+// workers, train like one process at --update-freq 2 with one, and rank 0
+// alone writes metrics.
 func TestDataParallelEqualsUpdateFreq(t *testing.T) {
 	dir := t.TempDir()
 	out, err := runRanks(t, "match", dir)
@@ -115,6 +116,9 @@ func TestDataParallelEqualsUpdateFreq(t *testing.T) {
 		if n != 1 {
 			t.Errorf("metrics.jsonl has update %d %d times (rank 0 alone must write it)", u, n)
 		}
+	}
+	if !strings.Contains(out, "batch shards: 2 in-process workers") {
+		t.Errorf("the log does not state the batch shards:\n%s", out)
 	}
 	if !strings.Contains(out, "each update sums 2 ranks × 1 batches") {
 		t.Errorf("the log does not state the effective batch:\n%s", out)
@@ -219,6 +223,10 @@ func TestDataParallelRank(t *testing.T) {
 	}
 	o := dpOpts(dir, 1)
 	o.Comm, o.Log, o.BatchTokens = comm, os.Stderr, 0
+	if mode == "match" {
+		// ranks × batch shards, against one process with one
+		o.Workers = 2
+	}
 	if mode == "diverge" && comm.Rank() == 1 {
 		o.Adam.Eps = 1e-3
 	}

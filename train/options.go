@@ -6,6 +6,7 @@ package train
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"time"
 
 	"github.com/strata-nmt/strata/engine/mpi"
@@ -52,7 +53,13 @@ type Options struct {
 	Resume       bool   `yaml:"-"`
 	LogInterval  int    `yaml:"log_interval"`
 	LogGradNorms bool   `yaml:"log_grad_norms"`
-	Threads      int    `yaml:"threads"`
+	// Threads is the number of kernel threads (0: GOMAXPROCS).
+	Threads int `yaml:"threads"`
+	// Workers splits every batch by sentences into this many shards
+	// trained at once by in-process workers, each with Threads/Workers
+	// kernel threads (workers.go; strata train --batch-shards; 0: the
+	// default, DefaultWorkers).
+	Workers int `yaml:"batch_shards"`
 
 	// Log receives progress; nil means discard. When LogIsTerminal is
 	// true a live status line is redrawn in place.
@@ -87,6 +94,8 @@ func (o *Options) validate() error {
 		return fmt.Errorf("train: save_dir is required")
 	case o.MaxUpdate <= 0 && o.MaxEpoch <= 0 && o.MaxTime <= 0:
 		return fmt.Errorf("train: set max_update, max_epoch or a time limit (otherwise training never ends)")
+	case o.Workers < 0:
+		return fmt.Errorf("train: batch_shards must be ≥ 0 (0: one per thread)")
 	case o.UpdateFreq < 1:
 		return fmt.Errorf("train: update_freq must be ≥ 1")
 	case o.LR <= 0:
@@ -111,3 +120,30 @@ func (o *Options) schedule() (Schedule, error) {
 // scoreMetric reports whether the best checkpoint follows a validation
 // score (higher is better) rather than the dev NLL.
 func (o *Options) scoreMetric() bool { return o.BestMetric != "" && o.BestMetric != "nll" }
+
+// threads is the kernel thread count the options ask for.
+func (o *Options) threads() int {
+	if o.Threads > 0 {
+		return o.Threads
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// workers is the number of in-process workers: Workers, or by default one
+// per kernel thread (docs/performance.md, "Training workers").
+func (o *Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return DefaultWorkers(o.threads())
+}
+
+// DefaultWorkers is the number of workers training uses with threads kernel
+// threads when not told: one per thread, up to maxDefaultWorkers.
+func DefaultWorkers(threads int) int { return min(max(threads, 1), maxDefaultWorkers) }
+
+// maxDefaultWorkers bounds the default: each worker beyond the first costs
+// one gradient buffer of the model's size, and shards of a few sentences
+// make small products. Measured on 2 cores only (docs/performance.md);
+// above 8 threads the workers share the threads.
+const maxDefaultWorkers = 8

@@ -35,7 +35,8 @@ var ErrDiverged = errors.New("training diverged")
 type run struct {
 	opts  Options
 	m     model.Model
-	g     *engine.Graph
+	w     *Workers
+	g     *engine.Graph // worker 0's: the run's dropout RNG state
 	adam  *Adam
 	sched Schedule
 	src   Source
@@ -88,11 +89,10 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 	if err != nil {
 		return nil, err
 	}
-	r := &run{opts: opts, m: m, g: engine.NewGraph(opts.Seed), adam: adam, src: src, valid: valid,
+	threads := opts.threads()
+	w := NewWorkers(m, opts.workers(), threads, opts.Seed)
+	r := &run{opts: opts, m: m, w: w, g: w.Graph(), adam: adam, src: src, valid: valid,
 		sched: sched, st: State{Epoch: 1}, validatedAt: -1, savedAt: -1, d: d}
-	if opts.Threads > 0 {
-		r.g.SetThreads(opts.Threads)
-	}
 	resumed, err := r.start()
 	if err != nil {
 		return nil, err
@@ -105,6 +105,9 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 	}
 	defer r.log.close()
 	r.logf("model: %s, %d parameters", m.Config().Summary(), m.Params().Count())
+	if w.N() > 1 {
+		r.logf("batch shards: %d in-process workers, each on its share of every batch's sentences with %d of the %d kernel thread(s)", w.N(), w.graphs[0].Threads(), threads)
+	}
 	if d.multi() {
 		r.logf("%s", r.effectiveBatch())
 	}
@@ -202,19 +205,17 @@ func (r *run) loop(ctx context.Context) error {
 // size batches) and one optimiser update; it returns the number of target
 // tokens of the whole update.
 func (r *run) step(group []model.Batch, first, size int) (int, error) {
-	r.m.Params().ZeroGrad()
+	// Sums over this process's workers, then over the ranks, and only
+	// then normalised: the same update for any split of the batches.
+	r.w.ZeroGrad()
 	var loss, nll float64
 	tokens := 0
 	for j, bt := range group {
-		r.g.Reset()
 		r.dropoutStream(first + j)
-		res := model.Loss(r.g, r.m, bt, r.opts.LabelSmoothing)
-		r.g.Backward(res.Loss)
-		loss += float64(res.Loss.Item())
-		nll += res.NLL
-		tokens += res.Tokens
+		l, n, t := r.w.Backward(bt, r.opts.LabelSmoothing, 1)
+		loss, nll, tokens = loss+l, nll+n, tokens+t
 	}
-	r.g.Reset()
+	r.w.Reduce()
 	r.st.BatchIndex += size
 	ftok := float64(tokens)
 	if err := r.d.sum64(&loss, &nll, &ftok); err != nil {

@@ -30,6 +30,7 @@ import (
 type options struct {
 	steps, warmupSteps, batch, srcLen, tgtLen int
 	vocab, dim, ffn, heads, layers, threads   int
+	workers                                   int
 	norm                                      string
 	dropout, smoothing, lr                    float64
 	lrWarmup                                  int
@@ -57,12 +58,16 @@ func parseFlags() options {
 	flag.Float64Var(&o.lr, "lr", 5e-4, "peak learning rate")
 	flag.IntVar(&o.lrWarmup, "lr-warmup-updates", 4000, "learning-rate warm-up updates")
 	flag.IntVar(&o.threads, "threads", 2, "threads (GOMAXPROCS and kernel goroutines)")
+	flag.IntVar(&o.workers, "batch-shards", 0, "split each batch by sentences into this many shards trained at once by in-process workers sharing -threads (strata train --batch-shards; 0: its default, one per thread)")
 	flag.Uint64Var(&o.seed, "seed", 1, "seed for parameters, data and dropout")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the timed steps here")
 	flag.BoolVar(&o.gemmFloor, "gemm-floor", false,
 		"diagnostic: also replay one step's matrix products, as strata's engine splits them, alone -steps times")
 	flag.IntVar(&o.peak, "peak", 0, "only measure the machine's peak sgemm rate on an N×N×N product with -threads threads, and exit")
 	flag.Parse()
+	if o.workers <= 0 {
+		o.workers = train.DefaultWorkers(o.threads)
+	}
 	return o
 }
 
@@ -78,17 +83,17 @@ func main() {
 		}
 		return
 	}
-	m, g := newModel(o)
+	m, w := newModel(o)
 	adam, err := train.NewAdam(m.Params().List(), train.AdamConfig{Beta1: 0.9, Beta2: 0.98, Eps: 1e-8})
 	if err != nil {
 		log.Fatal(err)
 	}
 	sched := train.InverseSqrt{Peak: o.lr, Warmup: o.lrWarmup}
 	batches := randomBatches(o)
-	res := run(o, m, g, adam, sched, batches)
+	res := run(o, m, w, adam, sched, batches)
 	res["gflop_per_step"] = report.Round(stepFLOP(o)/1e9, 2)
 	if o.gemmFloor {
-		gemmFloor(o, m, g, batches[0], res)
+		gemmFloor(o, m, w, batches[0], res)
 	}
 	res["params"] = m.Params().Count()
 	res["blas"] = blas.Default().Name()
@@ -97,8 +102,9 @@ func main() {
 	}
 }
 
-// newModel builds the benchmark's Transformer and a graph with o's threads.
-func newModel(o options) (*model.Transformer, *engine.Graph) {
+// newModel builds the benchmark's Transformer and o.workers workers sharing
+// o.threads threads, as strata train does.
+func newModel(o options) (*model.Transformer, *train.Workers) {
 	cfg, err := model.Preset("transformer-iwslt")
 	if err != nil {
 		log.Fatal(err)
@@ -111,13 +117,12 @@ func newModel(o options) (*model.Transformer, *engine.Graph) {
 	if err := cfg.Validate(); err != nil {
 		log.Fatal(err)
 	}
-	g := engine.NewGraph(o.seed)
-	g.SetThreads(o.threads)
-	return model.NewTransformer(cfg, o.seed), g
+	m := model.NewTransformer(cfg, o.seed)
+	return m, train.NewWorkers(m, o.workers, o.threads, o.seed)
 }
 
 // run trains over the batches and returns the result fields.
-func run(o options, m *model.Transformer, g *engine.Graph, adam *train.Adam, sched train.InverseSqrt,
+func run(o options, m *model.Transformer, w *train.Workers, adam *train.Adam, sched train.InverseSqrt,
 	batches []model.Batch) map[string]any {
 	tokensPerStep := o.batch * o.tgtLen
 	var timed, cpu time.Duration
@@ -127,10 +132,10 @@ func run(o options, m *model.Transformer, g *engine.Graph, adam *train.Adam, sch
 			startProfile(o.cpuProfile)
 		}
 		start, cpu0 := time.Now(), cpuTime()
-		res := forwardBackward(o, m, g, bt)
+		res := forwardBackward(o, m, w, bt)
 		adam.Update(sched.LR(step))
 		elapsed := time.Since(start)
-		loss := float64(res.Loss.Item()) / float64(res.Tokens)
+		loss := res.loss / float64(res.tokens)
 		if step == 0 {
 			lossFirst = loss
 		}
@@ -142,11 +147,11 @@ func run(o options, m *model.Transformer, g *engine.Graph, adam *train.Adam, sch
 			note = ""
 		}
 		fmt.Fprintf(os.Stderr, "step %d/%d loss %.4f nll %.4f %.0f tok/s%s\n", step+1, len(batches), loss,
-			res.NLL/float64(res.Tokens), float64(tokensPerStep)/elapsed.Seconds(), note)
+			res.nll/float64(res.tokens), float64(tokensPerStep)/elapsed.Seconds(), note)
 	}
 	pprof.StopCPUProfile()
 	out := map[string]any{
-		"impl": "strata", "bench": "train", "go": runtime.Version(), "threads": o.threads, "norm": o.norm,
+		"impl": "strata", "bench": "train", "go": runtime.Version(), "threads": o.threads, "batch_shards": o.workers, "norm": o.norm,
 		"steps": o.steps, "warmup_steps": o.warmupSteps, "tgt_tokens_per_step": tokensPerStep,
 		"seconds": report.Round(timed.Seconds(), 3), "cpu_seconds": report.Round(cpu.Seconds(), 3),
 		"loss_first": report.Round(lossFirst, 4), "loss_last": report.Round(lossLast, 4),
@@ -159,14 +164,25 @@ func run(o options, m *model.Transformer, g *engine.Graph, adam *train.Adam, sch
 	return out
 }
 
+type stepResult struct {
+	loss, nll float64
+	tokens    int
+}
+
 // forwardBackward computes one batch's loss and gradients (normalised by
-// target tokens), as the reference does before its optimiser step.
-func forwardBackward(o options, m *model.Transformer, g *engine.Graph, bt model.Batch) engine.CEResult {
-	m.Params().ZeroGrad()
-	g.Reset()
-	res := model.Loss(g, m, bt, float32(o.smoothing))
-	g.BackwardScaled(res.Loss, 1/float32(res.Tokens))
-	return res
+// target tokens), as the reference does before its optimiser step, split
+// over the workers as strata train splits it.
+func forwardBackward(o options, m *model.Transformer, w *train.Workers, bt model.Batch) stepResult {
+	tokens := 0
+	for _, id := range bt.TgtOut {
+		if id != int32(m.Config().PadID) {
+			tokens++
+		}
+	}
+	w.ZeroGrad()
+	loss, nll, n := w.Backward(bt, float32(o.smoothing), 1/float32(tokens))
+	w.Reduce()
+	return stepResult{loss, nll, n}
 }
 
 // randomBatches draws ids from [4, vocab) (past pad, bos, eos, unk); every
@@ -219,10 +235,15 @@ func cpuTime() time.Duration {
 // alone -steps times: no implementation using this BLAS, with the same
 // products, trains faster than that. It adds the floor's step time,
 // tokens/s and GFLOP per step to res.
-func gemmFloor(o options, m *model.Transformer, g *engine.Graph, bt model.Batch, res map[string]any) {
+//
+// With several workers the trace holds every worker's products, replayed
+// one after another on a graph of -threads threads.
+func gemmFloor(o options, m *model.Transformer, w *train.Workers, bt model.Batch, res map[string]any) {
 	stop := engine.TraceGemms()
-	forwardBackward(o, m, g, bt)
+	forwardBackward(o, m, w, bt)
 	calls := stop()
+	g := engine.NewGraph(o.seed)
+	g.SetThreads(o.threads)
 	flops := engine.TotalFlops(calls)
 	g.ReplayGemms(calls) // untimed: first touch of the scratch operands
 	start := time.Now()

@@ -5,7 +5,13 @@
 # machine is shared, so rounds are interleaved and ratios reported).
 #
 #   bench/train/run.sh [--shape small|base] [--rounds N] [--steps N] [--warmup-steps N]
-#                      [--threads N] [--peak-n N] [--replay]
+#                      [--threads N] [--batch-shards W[,W...]] [--no-torch] [--peak-n N] [--replay]
+#
+# --batch-shards is strata's in-process data parallelism (strata train
+# --batch-shards; default 0, its default: one worker per thread). A list
+# (e.g. 1,2) runs strata once per setting in every round, interleaved, and
+# compares the settings with each other as well as with PyTorch;
+# --no-torch leaves PyTorch out (an A/B of strata settings alone).
 #
 # Shapes (6+6 post-norm layers, shared vocabulary of 8000, random ids):
 #   small  d=256, ffn 1024, 4 heads, 64 sentences × 32 tokens (2,048 target tokens)
@@ -29,7 +35,7 @@
 # machine.
 set -eu
 cd "$(dirname "$0")/../.."
-rounds=3 steps=10 warmup=2 threads=2 shape=small peakn=4096 replay=0
+rounds=3 steps=10 warmup=2 threads=2 shape=small peakn=4096 replay=0 shards=0 torch=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--shape) shape=$2; shift 2 ;;
@@ -37,9 +43,11 @@ while [ $# -gt 0 ]; do
 	--steps) steps=$2; shift 2 ;;
 	--warmup-steps) warmup=$2; shift 2 ;;
 	--threads) threads=$2; shift 2 ;;
+	--batch-shards) shards=$2; shift 2 ;;
+	--no-torch) torch=0; shift ;;
 	--peak-n) peakn=$2; shift 2 ;;
 	--replay) replay=1; shift ;;
-	*) echo "usage: $0 [--shape small|base] [--rounds N] [--steps N] [--warmup-steps N] [--threads N] [--peak-n N] [--replay]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--shape small|base] [--rounds N] [--steps N] [--warmup-steps N] [--threads N] [--batch-shards W[,W...]] [--no-torch] [--peak-n N] [--replay]" >&2; exit 2 ;;
 	esac
 done
 case "$shape" in
@@ -77,7 +85,8 @@ PY
 	cat "$tmp/$name.json"
 }
 
-echo "shape $shape: $model; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+shards=$(echo "$shards" | tr ',' ' ')
+echo "shape $shape: $model; threads $threads; strata batch shards: $shards (0: one per thread); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 common="--steps $steps --warmup-steps $warmup --threads $threads $model"
 i=1
 while [ "$i" -le "$rounds" ]; do
@@ -85,53 +94,81 @@ while [ "$i" -le "$rounds" ]; do
 	GOMAXPROCS=$threads "$tmp/train-bench" --peak "$peakn" --threads "$threads" >"$tmp/peak$i.json" 2>>"$tmp/peak.log"
 	cat "$tmp/peak$i.json"
 	# shellcheck disable=SC2086
-	GOMAXPROCS=$threads measure "strata$i" "$tmp/train-bench" $common
-	# shellcheck disable=SC2086
-	measure "torch$i" $python bench/reference/train_transformer.py $common
+	order=$shards
+	if [ $((i % 2)) = 0 ]; then # alternate the order of the settings
+		order=$(echo "$shards" | tr ' ' '\n' | sed '1!G;h;$!d' | tr '\n' ' ')
+	fi
+	for w in $order; do
+		# shellcheck disable=SC2086
+		GOMAXPROCS=$threads measure "strata${i}_$w" "$tmp/train-bench" $common --batch-shards "$w"
+	done
+	if [ "$torch" = 1 ]; then
+		# shellcheck disable=SC2086
+		measure "torch$i" $python bench/reference/train_transformer.py $common
+	fi
 	if [ "$replay" = 1 ]; then
 		# in a process of its own, so that its scratch operands do not
 		# count in strata's peak RSS
 		# shellcheck disable=SC2086
-		GOMAXPROCS=$threads "$tmp/train-bench" $common --gemm-floor >"$tmp/replay$i.json" 2>>"$tmp/replay.log"
+		GOMAXPROCS=$threads "$tmp/train-bench" $common --batch-shards "${shards%% *}" --gemm-floor >"$tmp/replay$i.json" 2>>"$tmp/replay.log"
 	fi
 	echo "round $i done; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	i=$((i + 1))
 done
 
-$python - "$tmp" "$rounds" "$replay" <<'PY'
+$python - "$tmp" "$rounds" "$replay" "$torch" $shards <<'PY'
 import json, os, statistics, sys
-tmp, rounds, replay = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+tmp, rounds, replay, torch = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4] == "1"
+settings = sys.argv[5:]
 load = lambda n: json.loads(open(f"{tmp}/{n}.json").read())
-ratios, cratios, mems, sshare, tshare, scpu, tcpu, reps = [], [], [], [], [], [], [], []
-gflop = load("strata1")["gflop_per_step"]
-tokens = load("strata1")["tgt_tokens_per_step"]
-print(f"step: {gflop:.1f} GFLOP of matrix products for {tokens} target tokens")
-print(f"{'round':>5} {'strata tok/s':>12} {'torch tok/s':>11} {'ratio':>6} {'strata MB':>9} {'torch MB':>8} {'ratio':>6}"
-      f" {'peak GF/s':>9} {'floor tok/s':>11} {'strata/floor':>12} {'torch/floor':>11}"
-      f" {'CPU s/step':>10} {'torch':>6} {'ratio':>6} {'GF/CPU-s':>8} {'strata':>6} {'torch':>6}")
-for i in range(1, rounds + 1):
-    s, t, p = load(f"strata{i}"), load(f"torch{i}"), load(f"peak{i}")
-    floor = tokens / (gflop / p["peak_gflops"])
-    r, m = s["tokens_per_s"] / t["tokens_per_s"], s["peak_rss_mb"] / t["peak_rss_mb"]
-    ratios.append(r); mems.append(m)
-    sshare.append(s["tokens_per_s"] / floor); tshare.append(t["tokens_per_s"] / floor)
-    # CPU time: a step's GFLOP per CPU-second against the peak product's
-    # GFLOP per CPU-second, the share of the cores' time spent at peak rate
-    sc, tc = s["cpu_seconds"] / s["steps"], t["cpu_seconds"] / t["steps"]
-    pc = p["peak_gflops_per_cpu_s"]
-    cratios.append(tc / sc); scpu.append(gflop / sc / pc); tcpu.append(gflop / tc / pc)
-    print(f"{i:>5} {s['tokens_per_s']:>12.1f} {t['tokens_per_s']:>11.1f} {r:>6.2f} {s['peak_rss_mb']:>9.1f} {t['peak_rss_mb']:>8.1f} {m:>6.2f}"
-          f" {p['peak_gflops']:>9.1f} {floor:>11.1f} {sshare[-1]:>12.0%} {tshare[-1]:>11.0%}"
-          f" {sc:>10.2f} {tc:>6.2f} {cratios[-1]:>6.2f} {pc:>8.1f} {scpu[-1]:>6.0%} {tcpu[-1]:>6.0%}")
-    if replay:
-        reps.append(load(f"replay{i}")["gemm_floor_tokens_per_s"] / s["tokens_per_s"])
 med = statistics.median
-print(f"median throughput ratio strata/pytorch {med(ratios):.2f}x (goal >= 1.5), peak RSS ratio {med(mems):.2f} (goal <= 0.75)")
-print(f"median share of the physical floor (step GFLOP at the measured peak sgemm rate): "
-      f"strata {med(sshare):.0%} (goal >= 60%), pytorch {med(tshare):.0%}")
-print(f"CPU time: pytorch needs {med(cratios):.2f}x strata's CPU-seconds per step; share of the peak rate per "
-      f"CPU-second: strata {med(scpu):.0%}, pytorch {med(tcpu):.0%}")
-if replay:
-    print(f"diagnostic (strata's own decomposition): its step's products replayed alone run at "
-          f"{med(reps):.2f}x strata's step throughput")
+first = load(f"strata1_{settings[0]}")
+gflop, tokens = first["gflop_per_step"], first["tgt_tokens_per_step"]
+print(f"step: {gflop:.1f} GFLOP of matrix products for {tokens} target tokens")
+for w in settings:
+    ratios, cratios, mems, sshare, tshare, scpu, tcpu, reps = [], [], [], [], [], [], [], []
+    shards = load(f"strata1_{w}")["batch_shards"]
+    print(f"strata with {shards} batch shard(s) (--batch-shards {w}):")
+    print(f"{'round':>5} {'strata tok/s':>12} {'torch tok/s':>11} {'ratio':>6} {'strata MB':>9} {'torch MB':>8} {'ratio':>6}"
+          f" {'peak GF/s':>9} {'floor tok/s':>11} {'strata/floor':>12} {'torch/floor':>11}"
+          f" {'CPU s/step':>10} {'torch':>6} {'ratio':>6} {'GF/CPU-s':>8} {'strata':>6} {'torch':>6}")
+    nan = float("nan")
+    for i in range(1, rounds + 1):
+        s, p = load(f"strata{i}_{w}"), load(f"peak{i}")
+        t = load(f"torch{i}") if torch else {"tokens_per_s": nan, "peak_rss_mb": nan, "cpu_seconds": nan, "steps": 1}
+        floor = tokens / (gflop / p["peak_gflops"])
+        r, m = s["tokens_per_s"] / t["tokens_per_s"], s["peak_rss_mb"] / t["peak_rss_mb"]
+        ratios.append(r); mems.append(m)
+        sshare.append(s["tokens_per_s"] / floor); tshare.append(t["tokens_per_s"] / floor)
+        # CPU time: a step's GFLOP per CPU-second against the peak product's
+        # GFLOP per CPU-second, the share of the cores' time spent at peak rate
+        sc, tc = s["cpu_seconds"] / s["steps"], t["cpu_seconds"] / t["steps"]
+        pc = p["peak_gflops_per_cpu_s"]
+        cratios.append(tc / sc); scpu.append(gflop / sc / pc); tcpu.append(gflop / tc / pc)
+        print(f"{i:>5} {s['tokens_per_s']:>12.1f} {t['tokens_per_s']:>11.1f} {r:>6.2f} {s['peak_rss_mb']:>9.1f} {t['peak_rss_mb']:>8.1f} {m:>6.2f}"
+              f" {p['peak_gflops']:>9.1f} {floor:>11.1f} {sshare[-1]:>12.0%} {tshare[-1]:>11.0%}"
+              f" {sc:>10.2f} {tc:>6.2f} {cratios[-1]:>6.2f} {pc:>8.1f} {scpu[-1]:>6.0%} {tcpu[-1]:>6.0%}")
+        if replay and w == settings[0]:
+            reps.append(load(f"replay{i}")["gemm_floor_tokens_per_s"] / s["tokens_per_s"])
+    if torch:
+        print(f"median throughput ratio strata/pytorch {med(ratios):.2f}x (goal >= 1.5), peak RSS ratio {med(mems):.2f} (goal <= 0.75)")
+        print(f"median share of the physical floor (step GFLOP at the measured peak sgemm rate): "
+              f"strata {med(sshare):.0%} (goal >= 60%), pytorch {med(tshare):.0%}")
+        print(f"CPU time: pytorch needs {med(cratios):.2f}x strata's CPU-seconds per step; share of the peak rate per "
+              f"CPU-second: strata {med(scpu):.0%}, pytorch {med(tcpu):.0%}")
+    else:
+        print(f"median strata share of the physical floor {med(sshare):.0%}, of the peak rate per CPU-second {med(scpu):.0%}")
+    if reps:
+        print(f"diagnostic (strata's own decomposition): its step's products replayed alone run at "
+              f"{med(reps):.2f}x strata's step throughput")
+if len(settings) > 1:
+    a = settings[0]
+    for b in settings[1:]:
+        tp = [load(f"strata{i}_{b}")["tokens_per_s"] / load(f"strata{i}_{a}")["tokens_per_s"] for i in range(1, rounds + 1)]
+        cp = [load(f"strata{i}_{a}")["cpu_seconds"] / load(f"strata{i}_{b}")["cpu_seconds"] for i in range(1, rounds + 1)]
+        rs = [load(f"strata{i}_{b}")["peak_rss_mb"] / load(f"strata{i}_{a}")["peak_rss_mb"] for i in range(1, rounds + 1)]
+        la = [load(f"strata{i}_{a}")["loss_last"] for i in range(1, rounds + 1)]
+        lb = [load(f"strata{i}_{b}")["loss_last"] for i in range(1, rounds + 1)]
+        print(f"--batch-shards {b} against {a}, median of rounds: {med(tp):.2f}x the tokens/s, {med(cp):.2f}x fewer CPU-seconds "
+              f"per step, {med(rs):.2f}x the peak RSS; last loss {lb[0]} against {la[0]}")
 PY

@@ -93,6 +93,9 @@ starts afresh. Nothing is ever deleted.`,
 	fl.IntVar(&o.LogInterval, "log-interval", o.LogInterval, "updates between log lines")
 	fl.BoolVar(&o.LogGradNorms, "log-grad-norms", false, "log per-layer gradient norms to metrics.jsonl")
 	fl.IntVar(&o.Threads, "threads", 0, "kernel threads (0: all cores)")
+	// not --workers: that name had three meanings (docs/cli.md), and
+	// fairseq's --num-workers are data loaders
+	fl.IntVar(&o.Workers, "batch-shards", 0, "split every batch by sentences into this many shards trained at once by in-process workers sharing --threads (0: one per thread, at most 8)")
 	fl.IntVar(&f.evalBLEU, "eval-bleu", 0, "at each validation, greedy-decode this many sentences of the valid split and log BLEU (0: off)")
 	rootCmd.AddCommand(cancelsCleanly(aliases(cmd, map[string]string{"temperature": "lang-temperature"})))
 }

@@ -1,0 +1,134 @@
+package train
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/strata-nmt/strata/model"
+)
+
+// workerConfigs are small models with every kind of dropout on: the masks
+// must be those of the unsplit batch.
+func workerConfigs(t *testing.T) map[string]model.Config {
+	tiny, _ := model.Preset("tiny")
+	tiny.Dropout, tiny.AttentionDropout, tiny.ActivationDropout = 0.1, 0.1, 0.1
+	deep, err := model.Preset("transparent-6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep.DModel, deep.FFN, deep.Heads = 32, 64, 2
+	deep.AttentionDropout, deep.ActivationDropout = 0.1, 0.1
+	out := map[string]model.Config{"transformer": tiny, "transparent": deep}
+	for k, c := range out {
+		c.SrcVocab, c.TgtVocab = 14, 14
+		out[k] = c
+	}
+	return out
+}
+
+type gradResult struct {
+	loss, nll float64
+	tokens    int
+	grads     map[string][]float32
+}
+
+// workerGradient is the summed loss and gradient of two batches (an
+// update-freq 2 group) computed by n workers.
+func workerGradient(t *testing.T, cfg model.Config, n int) gradResult {
+	t.Helper()
+	m, err := model.New(cfg, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWorkers(m, n, n, 7)
+	w.ZeroGrad()
+	task := copyTask(10)
+	task.BatchSize = 13 // shards of unequal size for n = 2 and 3
+	_, batch := task.Epoch(1)
+	var r gradResult
+	for i := range 2 {
+		w.Graph().SetRNGState(7, uint64(i)<<16)
+		l, nl, tok := w.Backward(batch(i), 0.1, 1)
+		r.loss, r.nll, r.tokens = r.loss+l, r.nll+nl, r.tokens+tok
+	}
+	w.Reduce()
+	r.grads = map[string][]float32{}
+	for _, p := range m.Params().List() {
+		r.grads[p.Name] = append([]float32(nil), p.Grad...)
+	}
+	return r
+}
+
+// Splitting a batch over workers changes nothing but float summation
+// order: the same loss, tokens and gradient (a dropped or doubled shard,
+// or a mask that depends on the split, changes them by far more).
+func TestWorkersMatchOneWorker(t *testing.T) {
+	for name, cfg := range workerConfigs(t) {
+		t.Run(name, func(t *testing.T) {
+			want := workerGradient(t, cfg, 1)
+			for _, n := range []int{2, 3} {
+				got := workerGradient(t, cfg, n)
+				if got.tokens != want.tokens {
+					t.Fatalf("%d workers: %d target tokens, want %d", n, got.tokens, want.tokens)
+				}
+				if math.Abs(got.loss-want.loss) > 1e-5*want.loss || math.Abs(got.nll-want.nll) > 1e-5*want.nll {
+					t.Errorf("%d workers: loss %.6f nll %.6f, want %.6f %.6f", n, got.loss, got.nll, want.loss, want.nll)
+				}
+				for p, g := range want.grads {
+					if d, scale := maxDiff(got.grads[p], g); d > 1e-4*scale+1e-6 {
+						t.Errorf("%d workers: gradient of %s differs by %.3g (largest entry %.3g)", n, p, d, scale)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A run with two workers trains as one with one: the same losses update
+// by update (dropout on), across a resume.
+func TestTrainingWithWorkersMatchesOne(t *testing.T) {
+	run := func(workers int) []float64 {
+		o := tinyOpts(t, 10)
+		o.Model.AttentionDropout = 0.1
+		o.Workers, o.MaxUpdate, o.SaveInterval = workers, 8, 4
+		task := copyTask(10)
+		o.StopAfter = 4
+		if _, err := Run(context.Background(), o, task, task.Valid(2)); err != nil {
+			t.Fatal(err)
+		}
+		o.StopAfter, o.Resume = 0, true
+		res, err := Run(context.Background(), o, task, task.Valid(2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.UpdateLoss
+	}
+	want, got := run(1), run(2)
+	if len(got) != len(want) || len(want) != 4 {
+		t.Fatalf("resumed runs did %d and %d updates, want 4", len(want), len(got))
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-4*want[i] {
+			t.Errorf("update %d: loss %.6f with 2 workers, %.6f with 1", i+5, got[i], want[i])
+		}
+	}
+}
+
+func TestShardCoversBatch(t *testing.T) {
+	for b := 1; b < 20; b++ {
+		for n := 1; n < 5; n++ {
+			next := 0
+			for i := 0; i < n; i++ {
+				lo, hi := Shard(b, n, i)
+				if lo != next || hi < lo || hi-lo > (b+n-1)/n {
+					t.Fatalf("Shard(%d, %d, %d) = [%d, %d) after %d", b, n, i, lo, hi, next)
+				}
+				next = hi
+			}
+			if next != b {
+				t.Fatalf("shards of %d sentences over %d workers end at %d", b, n, next)
+			}
+		}
+	}
+}
