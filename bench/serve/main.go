@@ -15,7 +15,6 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -26,6 +25,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/strata-nmt/strata/bench/internal/corpus"
 
 	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/decode"
@@ -100,7 +101,7 @@ func main() {
 	if initModel {
 		c.modelPath = freshModel(c.dataDir, filepath.Join(tmp, "model.bin"))
 	}
-	lines, err := readLines(c.input)
+	lines, err := corpus.Sentences(c.input, 0)
 	check(err)
 	run(c, lines)
 }
@@ -118,26 +119,6 @@ func freshModel(dataDir, path string) string {
 	check(err)
 	check(model.Save(path, m, nil))
 	return path
-}
-
-func readLines(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); l != "" {
-			out = append(out, l)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no sentences", path)
-	}
-	return out, sc.Err()
 }
 
 // requests draws n requests of 1..maxLines consecutive sentences from a

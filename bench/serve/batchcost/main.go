@@ -15,7 +15,6 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"os"
@@ -25,6 +24,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/strata-nmt/strata/bench/internal/corpus"
 
 	"github.com/strata-nmt/strata/decode"
 )
@@ -53,7 +54,7 @@ func main() {
 	runtime.GOMAXPROCS(max(*threads, 1))
 	t := decode.NewTranslator(b, sr)
 	t.MaxTokens, t.MaxRows = 0, *maxRows
-	lines, err := readLines(*input, *nLines)
+	lines, err := corpus.Sentences(*input, *nLines)
 	check(err)
 	var bs []int
 	for _, f := range strings.Split(*sizes, ",") {
@@ -122,26 +123,6 @@ func cpuSeconds() float64 {
 	var ru syscall.Rusage
 	check(syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-}
-
-func readLines(path string, n int) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() && len(out) < n {
-		if l := strings.TrimSpace(sc.Text()); l != "" {
-			out = append(out, l)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no sentences", path)
-	}
-	return out, sc.Err()
 }
 
 func check(err error) {
