@@ -32,6 +32,11 @@ d.pop("data_dir_absolute", None)
 json.dump(d, open(p, "w"), indent=2)
 open(p, "a").write("\n")
 PY
+# the card and the check sentences are written by hand (and by the tests'
+# maintainer): carry them over to the new directory rather than lose them
+for f in README.md check.tsv; do
+	if [ -e "$OUT/$f" ]; then cp "$OUT/$f" "$tmp/$f"; fi
+done
 rm -rf "$OUT"
 mv "$tmp" "$OUT"
 echo "shipped $MODEL as $OUT ($(du -sh "$OUT" | cut -f1))"
