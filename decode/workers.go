@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/strata-nmt/strata/engine"
 )
 
 // Inter-batch parallelism (Marian's --cpu-threads, CTranslate2's
@@ -80,7 +82,7 @@ func (p *Pool) Run(n int, batch func(i int) [][]int32, prefix []int32, done func
 	opt := p.searchers[0].Options()
 	for k, s := range p.searchers[:active] {
 		// thread shares differ by at most one
-		s.SetThreads(max(1, p.threads/active+b2i(k < p.threads%active)))
+		s.SetThreads(engine.ThreadShare(p.threads, active, k))
 		if k > 0 {
 			if err := s.SetOptions(opt); err != nil {
 				return err
@@ -124,11 +126,4 @@ func (p *Pool) Run(n int, batch func(i int) [][]int32, prefix []int32, done func
 	}
 	wg.Wait()
 	return first
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -106,3 +106,15 @@ func (g *Graph) sumColumns2(dst1, dst2 []float32, n, d int, rowFn func(chunk, ro
 		}
 	}
 }
+
+// ThreadShare is worker k's share when threads kernel threads are split
+// among n workers that each run their own graph (training's batch shards,
+// decoding's parallel decoders): shares differ by at most one, the first
+// threads%n workers get the larger, and none gets fewer than one.
+func ThreadShare(threads, n, k int) int {
+	share := threads / max(n, 1)
+	if k < threads%max(n, 1) {
+		share++
+	}
+	return max(share, 1)
+}

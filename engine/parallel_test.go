@@ -106,3 +106,20 @@ func TestDropoutBitmaskMatchesHash(t *testing.T) {
 		}
 	}
 }
+
+// TestThreadShare: the shares add up to the threads (or one each when
+// there are more workers than threads) and differ by at most one.
+func TestThreadShare(t *testing.T) {
+	for threads := 1; threads <= 9; threads++ {
+		for n := 1; n <= 5; n++ {
+			sum, lo, hi := 0, threads, 0
+			for k := 0; k < n; k++ {
+				s := ThreadShare(threads, n, k)
+				sum, lo, hi = sum+s, min(lo, s), max(hi, s)
+			}
+			if want := max(threads, n); sum != want || hi-lo > 1 || lo < 1 {
+				t.Fatalf("threads %d over %d workers: shares sum to %d (want %d), range %d-%d", threads, n, sum, want, lo, hi)
+			}
+		}
+	}
+}

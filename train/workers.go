@@ -45,19 +45,12 @@ func NewWorkers(m model.Model, n, threads int, seed uint64) *Workers {
 	w := &Workers{m: m, graphs: make([]*engine.Graph, n), grads: make([]*engine.GradSet, n), threads: max(threads, 1)}
 	for i := range w.graphs {
 		w.graphs[i] = engine.NewGraph(seed)
-		w.graphs[i].SetThreads(max(threads/n+b2i(i < threads%n), 1))
+		w.graphs[i].SetThreads(engine.ThreadShare(threads, n, i))
 		if i > 0 {
 			w.grads[i] = m.Params().NewGradSet()
 		}
 	}
 	return w
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // N is the number of workers.
