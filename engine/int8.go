@@ -243,25 +243,17 @@ func (g *Graph) int8Product(kern int8TileKernel, act []uint8, n int, sa []float3
 		var bpad [panelCols]float32
 		for p := lo; p < hi; p++ {
 			c0, cols := p*panelCols, min(panelCols, out-p*panelCols)
-			bp := &bpad
-			if bias != nil && cols == panelCols {
-				bp = (*[panelCols]float32)(bias[c0 : c0+panelCols])
-			} else {
-				clear(bpad[:])
-				if bias != nil {
-					copy(bpad[:], bias[c0:c0+cols])
-				}
-			}
+			bp := panelBias(bias, c0, cols, &bpad)
 			wp := q.packed[p*q.k4*panelCols*4:]
 			r0 := 0
 			if full := n / tileRows; full > 0 && cols == panelCols {
 				// whole tiles straight into y, in one call
-				kern.tile(act, kp, wp, q.k4, y[c0:], out, q.comp[c0:], q.scale[c0:], sa, bp[:], full)
+				kern.tile(act, kp, wp, q.k4, y[c0:], out, q.comp[c0:], q.scale[c0:], sa, bp, full)
 				r0 = full * tileRows
 			}
 			for ; r0 < n; r0 += tileRows {
 				rows := min(tileRows, n-r0)
-				kern.tile(act[r0*kp:], kp, wp, q.k4, tile[:], panelCols, q.comp[c0:], q.scale[c0:], sa[r0:], bp[:], 1)
+				kern.tile(act[r0*kp:], kp, wp, q.k4, tile[:], panelCols, q.comp[c0:], q.scale[c0:], sa[r0:], bp, 1)
 				for i := 0; i < rows; i++ {
 					copy(y[(r0+i)*out+c0:(r0+i)*out+c0+cols], tile[i*panelCols:i*panelCols+cols])
 				}
@@ -368,4 +360,19 @@ func tileInt8Go1(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, c
 			out[i*ldo+j] = float32(float32(acc[i][j]-comp[j])*s) + bias[j]
 		}
 	}
+}
+
+// panelBias is the bias of the output panel [c0, c0+cols) as a whole
+// panel, for the tile kernels (int8 and packed float32 alike): bias's own
+// values when the panel is whole, else pad holding them and zeros (all
+// zeros for a nil bias).
+func panelBias(bias []float32, c0, cols int, pad *[panelCols]float32) []float32 {
+	if bias != nil && cols == panelCols {
+		return bias[c0 : c0+panelCols]
+	}
+	clear(pad[:])
+	if bias != nil {
+		copy(pad[:], bias[c0:c0+cols])
+	}
+	return pad[:]
 }

@@ -28,7 +28,7 @@ import (
 // of an AVX2 core busy with 16 vector registers.
 
 const (
-	f32PanelCols = 16
+	f32PanelCols = panelCols // 16, as the int8 panels: panelBias serves both
 	f32TileRows  = 6
 )
 
@@ -176,26 +176,18 @@ func (g *Graph) packedProduct(kern f32TileKernel, a []float32, n int, p *PackedF
 		var bpad [f32PanelCols]float32
 		for pi := lo; pi < hi; pi++ {
 			c0, cols := pi*f32PanelCols, min(f32PanelCols, out-pi*f32PanelCols)
-			bp := &bpad
-			if bias != nil && cols == f32PanelCols {
-				bp = (*[f32PanelCols]float32)(bias[c0 : c0+f32PanelCols])
-			} else {
-				clear(bpad[:])
-				if bias != nil {
-					copy(bpad[:], bias[c0:c0+cols])
-				}
-			}
+			bp := panelBias(bias, c0, cols, &bpad)
 			wp := p.panels[pi*k*f32PanelCols : (pi+1)*k*f32PanelCols]
 			if full > 0 && cols == f32PanelCols {
-				kern.tile(a, k, wp, k, y[c0:], out, bp[:], full)
+				kern.tile(a, k, wp, k, y[c0:], out, bp, full)
 			} else {
 				for t := 0; t < full; t++ {
-					kern.tile(a[t*f32TileRows*k:], k, wp, k, tile[:], f32PanelCols, bp[:], 1)
+					kern.tile(a[t*f32TileRows*k:], k, wp, k, tile[:], f32PanelCols, bp, 1)
 					copyTile(y[t*f32TileRows*out+c0:], out, tile[:], f32TileRows, cols)
 				}
 			}
 			if rest > 0 {
-				kern.tile(tail, k, wp, k, tile[:], f32PanelCols, bp[:], 1)
+				kern.tile(tail, k, wp, k, tile[:], f32PanelCols, bp, 1)
 				copyTile(y[full*f32TileRows*out+c0:], out, tile[:], rest, cols)
 			}
 		}
