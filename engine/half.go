@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -93,10 +92,7 @@ func halves(dst []uint16, src []float32) {
 
 // StoreRowsHalf is StoreRows into a cache of halves.
 func (g *Graph) StoreRowsHalf(dst []uint16, ld, first int, src Cols, width int) {
-	n, c := src.T.Rows(), src.T.Cols()
-	if src.Col+width > c || width > ld || (first+n)*ld > len(dst)+ld-width {
-		panic(fmt.Sprintf("engine.StoreRowsHalf: %d columns from %d of %v into rows %d.. of %d×%d", width, src.Col, src.T.Shape(), first, len(dst)/ld, ld))
-	}
+	n, c := storeRowsShape("StoreRowsHalf", len(dst), ld, first, src, width)
 	for i := 0; i < n; i++ {
 		halves(dst[(first+i)*ld:(first+i)*ld+width], src.T.Data[i*c+src.Col:i*c+src.Col+width])
 	}

@@ -219,11 +219,19 @@ func blockRuns(block []int32) []rowRun {
 // apart): how a decoding step appends its keys and values to a cache that
 // lives outside the graph. Inference only, like StepAttention.
 func (g *Graph) StoreRows(dst []float32, ld, first int, src Cols, width int) {
-	n, c := src.T.Rows(), src.T.Cols()
-	if src.Col+width > c || width > ld || (first+n)*ld > len(dst)+ld-width {
-		panic(fmt.Sprintf("engine.StoreRows: %d columns from %d of %v into rows %d.. of %d×%d", width, src.Col, src.T.Shape(), first, len(dst)/ld, ld))
-	}
+	n, c := storeRowsShape("StoreRows", len(dst), ld, first, src, width)
 	for i := 0; i < n; i++ {
 		copy(dst[(first+i)*ld:(first+i)*ld+width], src.T.Data[i*c+src.Col:i*c+src.Col+width])
 	}
+}
+
+// storeRowsShape checks that width columns of src fit rows first.. of a
+// cache of size values in rows ld apart, and returns src's rows and
+// columns (StoreRows and StoreRowsHalf).
+func storeRowsShape(op string, size, ld, first int, src Cols, width int) (n, c int) {
+	n, c = src.T.Rows(), src.T.Cols()
+	if src.Col+width > c || width > ld || (first+n)*ld > size+ld-width {
+		panic(fmt.Sprintf("engine.%s: %d columns from %d of %v into rows %d.. of %d×%d", op, width, src.Col, src.T.Shape(), first, size/ld, ld))
+	}
+	return n, c
 }
