@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/model"
@@ -23,6 +24,11 @@ type Bundle struct {
 	// an ensemble (LoadEnsemble).
 	Models     []model.Model
 	ModelPaths []string
+
+	// int8Only is set once the models' float32 projections were released
+	// for int8 decoding (Searcher).
+	mu       sync.Mutex
+	int8Only bool
 }
 
 // Searcher prepares a searcher over the bundle's model or ensemble.
@@ -30,10 +36,43 @@ func (b *Bundle) Searcher(opt Options) (*Searcher, error) {
 	if err := b.checkShortlist(opt); err != nil {
 		return nil, err
 	}
+	if err := b.computeIn(opt.ComputeType); err != nil {
+		return nil, err
+	}
 	if len(b.Models) == 0 { // a bundle put together by hand
 		return NewSearcher(b.Model, opt)
 	}
 	return NewEnsembleSearcher(b.Models, opt)
+}
+
+// computeIn readies the bundle's models for searchers of the given compute
+// type. The first int8 searcher releases the float32 values of every
+// projection (model.ReleaseFloat32): decoding in int8 then holds each
+// weight once, as int8, which is most of the memory an int8 server or
+// translate run saves. A float32 searcher cannot be made afterwards.
+func (b *Bundle) computeIn(computeType string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	int8 := computeType == "int8"
+	switch {
+	case int8 && !b.int8Only:
+		for _, m := range b.members() {
+			model.ReleaseFloat32(m)
+		}
+		b.int8Only = true
+	case !int8 && b.int8Only:
+		return fmt.Errorf("decode: %s decodes in int8 only (its float32 weights were released for an int8 searcher): load it again to decode in %s", b.Name(), computeType)
+	}
+	return nil
+}
+
+// members are the bundle's models: Models, or Model alone in a bundle put
+// together by hand.
+func (b *Bundle) members() []model.Model {
+	if len(b.Models) == 0 {
+		return []model.Model{b.Model}
+	}
+	return b.Models
 }
 
 // Name names the model, or the ensemble's models joined by " + ".

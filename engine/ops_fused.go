@@ -24,7 +24,7 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 	shape := append(append(make([]int, 0, MaxDims), x.Shape()[:x.ndim-1]...), out)
 	y := g.newTensor([]*Tensor{x, w, b}, shape...)
 	bias := b.Data
-	if g.int8 && !g.record {
+	if g.productInt8(w) {
 		// int8 inference: the product as Linear makes it there, bias
 		// included (before this branch fc1 silently ran in float32)
 		g.linearInt8(x, w, b, y)

@@ -15,7 +15,7 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 	n := x.Rows()
 	shape := append(append(make([]int, 0, MaxDims), x.Shape()[:x.ndim-1]...), out)
 	y := g.newTensor([]*Tensor{x, w, b}, shape...)
-	if g.int8 && !g.record {
+	if g.productInt8(w) {
 		g.linearInt8(x, w, b, y)
 		return y
 	}

@@ -88,7 +88,10 @@ func main() {
 		o.Shortlist = randomShortlist(*shortlistRows, *vocab, *seed)
 		defer os.Remove(o.Shortlist)
 	}
-	s, err := decode.NewSearcher(m, o)
+	// searchers come from a bundle, as in strata translate: an int8 one
+	// releases the float32 projections
+	bundle := &decode.Bundle{Model: m}
+	s, err := bundle.Searcher(o)
 	check(err)
 	s.SetThreads(*threads)
 	if *recompute {
@@ -98,7 +101,7 @@ func main() {
 		*workers = decode.DefaultWorkers(*threads)
 	}
 	pool, err := decode.NewPool(s, *workers, *threads, func() (*decode.Searcher, error) {
-		x, err := decode.NewSearcher(m, o)
+		x, err := bundle.Searcher(o)
 		if err == nil && *recompute {
 			x.ForceRecompute()
 		}
