@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -321,11 +322,24 @@ type int8TileKernel struct {
 }
 
 // int8Kernels are the kernels this build can run on this CPU, best first;
-// int8Kernel is the one in use (STRATA_INT8=go forces the pure-Go one).
+// int8Kernel is the one in use (chooseInt8Kernel).
 var (
 	int8Kernels []int8TileKernel
 	int8Kernel  int8TileKernel
 )
+
+// chooseInt8Kernel picks the kernel STRATA_INT8 (env) names by the first
+// word of its name ("go", "avx2", "avx512-vnni"), to force a slower one for
+// comparisons; the best one when env is empty, unknown or not runnable
+// here (`strata env` shows which is in use).
+func chooseInt8Kernel(env string) int8TileKernel {
+	for _, k := range int8Kernels {
+		if id, _, _ := strings.Cut(k.name, " "); env != "" && id == env {
+			return k
+		}
+	}
+	return int8Kernels[0]
+}
 
 var goInt8Kernel = int8TileKernel{"go", tileInt8Go}
 

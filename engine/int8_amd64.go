@@ -2,25 +2,47 @@ package engine
 
 import (
 	"os"
+
+	"golang.org/x/sys/cpu"
 )
 
-// tileInt8AVX2 is in int8_amd64.s.
+// tileInt8AVX2 and tileInt8VNNI are in int8_amd64.s.
 //
 //go:noescape
 func tileInt8AVX2(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
 
+//go:noescape
+func tileInt8VNNI(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
+
+// haveVNNI: the VNNI kernel runs vpdpbusd on ymm registers (EVEX.256:
+// AVX512_VNNI with AVX512VL; x/sys/cpu reports them only where the OS
+// saves the AVX-512 state) and the AVX2 epilogue. AVX-VNNI (the VEX form
+// of Alder Lake and Zen 5) is another encoding, which the Go assembler
+// does not emit: those CPUs use the AVX2 kernel.
+var haveVNNI = haveAVX2FMA && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512VL
+
+var vnniInt8Kernel = int8TileKernel{"avx512-vnni (vpdpbusd u8·s7, int32 accumulation, ymm)", func(a []uint8, lda int, w []int8, k4 int,
+	out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int) {
+	checkTile(a, lda, w, k4, out, ldo, comp, scale, sa, bias, tiles)
+	tileInt8VNNI(&a[0], lda, &w[0], k4, &out[0], ldo, &comp[0], &scale[0], &sa[0], &bias[0], tiles)
+}}
+
 var avx2Int8Kernel = int8TileKernel{"avx2 (vpmaddubsw u8·s7, int32 accumulation)", func(a []uint8, lda int, w []int8, k4 int,
 	out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int) {
-	// the assembly reads 4·tiles rows of 4·k4 bytes, 16 columns and
-	// writes 4·tiles rows of 16: check the slices cover them (a bad call
-	// would corrupt memory, not panic)
+	checkTile(a, lda, w, k4, out, ldo, comp, scale, sa, bias, tiles)
+	tileInt8AVX2(&a[0], lda, &w[0], k4, &out[0], ldo, &comp[0], &scale[0], &sa[0], &bias[0], tiles)
+}}
+
+// checkTile panics unless the slices cover what an assembly tile kernel
+// touches: it reads 4·tiles rows of 4·k4 bytes, 16 columns and writes
+// 4·tiles rows of 16, and a bad call would corrupt memory, not panic.
+func checkTile(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int) {
 	r := tileRows * tiles
 	_ = a[(r-1)*lda+4*k4-1]
 	_ = w[k4*panelCols*4-1]
 	_ = out[(r-1)*ldo+panelCols-1]
 	_, _, _, _ = comp[panelCols-1], scale[panelCols-1], sa[r-1], bias[panelCols-1]
-	tileInt8AVX2(&a[0], lda, &w[0], k4, &out[0], ldo, &comp[0], &scale[0], &sa[0], &bias[0], tiles)
-}}
+}
 
 // absMaxAVX2 and quantizeAVX2 are in int8_amd64.s.
 //
@@ -36,12 +58,12 @@ func init() {
 		quantizeFast = func(dst []uint8, x []float32, inv float32) { quantizeAVX2(&x[0], len(x), inv, &dst[0]) }
 	}
 
+	if haveVNNI {
+		int8Kernels = append(int8Kernels, vnniInt8Kernel)
+	}
 	if haveAVX2FMA {
 		int8Kernels = append(int8Kernels, avx2Int8Kernel)
 	}
 	int8Kernels = append(int8Kernels, goInt8Kernel)
-	int8Kernel = int8Kernels[0]
-	if os.Getenv("STRATA_INT8") == "go" {
-		int8Kernel = goInt8Kernel
-	}
+	int8Kernel = chooseInt8Kernel(os.Getenv("STRATA_INT8"))
 }

@@ -1,6 +1,9 @@
 #include "textflag.h"
 
-// int8 tile kernel for AVX2 (see int8.go for the scheme and the layout).
+// int8 tile kernels for AVX2 and AVX-512 VNNI (see int8.go for the scheme
+// and the layout). Both share the frame, the tile loop and the epilogue
+// (the macros below) and differ only in the inner product of a row, so
+// their int32 accumulators, and hence their floats, are identical.
 
 DATA onesI16<>+0(SB)/8, $0x0001000100010001
 DATA onesI16<>+8(SB)/8, $0x0001000100010001
@@ -10,6 +13,8 @@ GLOBL onesI16<>(SB), RODATA, $32
 
 // One row's products with the panel's two vectors Y8, Y9 (columns 0-7 and
 // 8-15), for the 4 activation bytes at (ptr): accumulate into lo, hi.
+// vpmaddubsw takes its first source (Intel order; Y10, the activations)
+// as unsigned bytes, its second (Y8, Y9, the weights) as signed.
 #define ROW(ptr, lo, hi) \
 	VPBROADCASTD (ptr), Y10 \
 	VPMADDUBSW Y8, Y10, Y11 \
@@ -18,6 +23,17 @@ GLOBL onesI16<>(SB), RODATA, $32
 	VPMADDWD Y15, Y12, Y12 \
 	VPADDD Y11, lo, lo \
 	VPADDD Y12, hi, hi
+
+// The same with vpdpbusd (EVEX.256, AVX512_VNNI + AVX512VL): each int32
+// lane adds the 4 products u8·s8 of its bytes, exactly (no int16 step, no
+// saturation). Go's operand order is Intel's reversed: "VPDPBUSD Y8, Y10,
+// lo" is Intel's "vpdpbusd lo, ymm10, ymm8", whose first source (EVEX.vvvv,
+// Y10, the activations) is the unsigned operand and whose second
+// (ModRM.rm, Y8, the weights) is the signed one.
+#define ROWVNNI(ptr, lo, hi) \
+	VPBROADCASTD (ptr), Y10 \
+	VPDPBUSD Y8, Y10, lo \
+	VPDPBUSD Y9, Y10, hi
 
 // The epilogue of one row: (acc − comp) as float, times scale·sa[row],
 // plus bias, stored at (DI).
@@ -37,6 +53,57 @@ GLOBL onesI16<>(SB), RODATA, $32
 	VMOVUPS hi, 32(DI) \
 	ADDQ R8, DI
 
+// The arguments that stay for the whole call.
+#define TILE_ARGS \
+	MOVQ a+0(FP), SI \
+	MOVQ lda+8(FP), DX \
+	MOVQ out+32(FP), DI \
+	MOVQ ldo+40(FP), R8 \
+	SHLQ $2, R8 \
+	MOVQ comp+48(FP), R9 \
+	MOVQ scale+56(FP), R10 \
+	MOVQ sa+64(FP), R11 \
+	MOVQ bias+72(FP), R12
+
+// The start of a tile: the 4 row pointers SI, R13, R14, AX, the panel BX,
+// the group count CX, zero accumulators Y0-Y7.
+#define TILE_START \
+	MOVQ SI, a+0(FP) \
+	MOVQ w+16(FP), BX \
+	MOVQ k4+24(FP), CX \
+	LEAQ (SI)(DX*1), R13 \
+	LEAQ (R13)(DX*1), R14 \
+	LEAQ (R14)(DX*1), AX \
+	VPXOR Y0, Y0, Y0 \
+	VPXOR Y1, Y1, Y1 \
+	VPXOR Y2, Y2, Y2 \
+	VPXOR Y3, Y3, Y3 \
+	VPXOR Y4, Y4, Y4 \
+	VPXOR Y5, Y5, Y5 \
+	VPXOR Y6, Y6, Y6 \
+	VPXOR Y7, Y7, Y7
+
+// The next group of 4 inputs (flags: CX reached zero).
+#define TILE_NEXT \
+	ADDQ $64, BX \
+	ADDQ $4, SI \
+	ADDQ $4, R13 \
+	ADDQ $4, R14 \
+	ADDQ $4, AX \
+	DECQ CX
+
+// The end of a tile: its 4 rows out, the next tile's rows (flags: no tile
+// left).
+#define TILE_END \
+	OUT(Y0, Y1, 0) \
+	OUT(Y2, Y3, 4) \
+	OUT(Y4, Y5, 8) \
+	OUT(Y6, Y7, 12) \
+	MOVQ a+0(FP), SI \
+	LEAQ (SI)(DX*4), SI \
+	ADDQ $16, R11 \
+	DECQ tiles+80(FP)
+
 // func tileInt8AVX2(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
 //
 // tiles (>= 1) consecutive tiles of 4 rows of unsigned (shifted)
@@ -46,32 +113,11 @@ GLOBL onesI16<>(SB), RODATA, $32
 // sums cannot saturate: |255·w0 + 255·w1| <= 32640 for weights in
 // [-64, 64].
 TEXT ·tileInt8AVX2(SB), NOSPLIT, $0-88
-	MOVQ a+0(FP), SI
-	MOVQ lda+8(FP), DX
-	MOVQ out+32(FP), DI
-	MOVQ ldo+40(FP), R8
-	SHLQ $2, R8
-	MOVQ comp+48(FP), R9
-	MOVQ scale+56(FP), R10
-	MOVQ sa+64(FP), R11
-	MOVQ bias+72(FP), R12
+	TILE_ARGS
 	VMOVDQU onesI16<>(SB), Y15
 
 tile:
-	MOVQ SI, a+0(FP)
-	MOVQ w+16(FP), BX
-	MOVQ k4+24(FP), CX
-	LEAQ (SI)(DX*1), R13
-	LEAQ (R13)(DX*1), R14
-	LEAQ (R14)(DX*1), AX
-	VPXOR Y0, Y0, Y0
-	VPXOR Y1, Y1, Y1
-	VPXOR Y2, Y2, Y2
-	VPXOR Y3, Y3, Y3
-	VPXOR Y4, Y4, Y4
-	VPXOR Y5, Y5, Y5
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
+	TILE_START
 
 loop:
 	VMOVDQU (BX), Y8
@@ -80,23 +126,37 @@ loop:
 	ROW(R13, Y2, Y3)
 	ROW(R14, Y4, Y5)
 	ROW(AX, Y6, Y7)
-	ADDQ $64, BX
-	ADDQ $4, SI
-	ADDQ $4, R13
-	ADDQ $4, R14
-	ADDQ $4, AX
-	DECQ CX
+	TILE_NEXT
 	JNZ loop
 
-	OUT(Y0, Y1, 0)
-	OUT(Y2, Y3, 4)
-	OUT(Y4, Y5, 8)
-	OUT(Y6, Y7, 12)
-	MOVQ a+0(FP), SI
-	LEAQ (SI)(DX*4), SI
-	ADDQ $16, R11
-	DECQ tiles+80(FP)
+	TILE_END
 	JNZ tile
+	VZEROUPPER
+	RET
+
+// func tileInt8VNNI(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
+//
+// tileInt8AVX2 with vpdpbusd for the inner product (AVX512_VNNI and
+// AVX512VL on ymm registers, so the panels stay 16 columns, plus the AVX2
+// epilogue). The int32 sums are the same exact integers.
+TEXT ·tileInt8VNNI(SB), NOSPLIT, $0-88
+	TILE_ARGS
+
+vtile:
+	TILE_START
+
+vloop:
+	VMOVDQU (BX), Y8
+	VMOVDQU 32(BX), Y9
+	ROWVNNI(SI, Y0, Y1)
+	ROWVNNI(R13, Y2, Y3)
+	ROWVNNI(R14, Y4, Y5)
+	ROWVNNI(AX, Y6, Y7)
+	TILE_NEXT
+	JNZ vloop
+
+	TILE_END
+	JNZ vtile
 	VZEROUPPER
 	RET
 

@@ -3,7 +3,11 @@ package engine
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"strings"
 	"testing"
+
+	"golang.org/x/sys/cpu"
 )
 
 // refInt8 is the exact integer reference: Σ_k (a[i][k]−128)·q[j][k] in
@@ -80,9 +84,7 @@ func TestInt8KernelsMatchIntegerReference(t *testing.T) {
 	for i := 0; i < 12; i++ {
 		shapes = append(shapes, [3]int{1 + rng.IntN(40), 1 + rng.IntN(300), 1 + rng.IntN(70)})
 	}
-	if len(int8Kernels) < 2 && haveAVX2FMA {
-		t.Fatal("AVX2 machine without the AVX2 int8 kernel")
-	}
+	checkInt8KernelList(t)
 	for _, kern := range int8Kernels {
 		for _, threads := range []int{1, 3} {
 			g := NewInference()
@@ -99,6 +101,51 @@ func TestInt8KernelsMatchIntegerReference(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// checkInt8KernelList fails when this CPU could run a kernel the list
+// lacks, and logs which kernels the tests run here and which they cannot.
+func checkInt8KernelList(t *testing.T) {
+	t.Helper()
+	has := map[string]bool{}
+	var ran []string
+	for _, k := range int8Kernels {
+		id, _, _ := strings.Cut(k.name, " ")
+		has[id] = true
+		ran = append(ran, k.name)
+	}
+	t.Logf("int8 kernels tested on this CPU: %s", strings.Join(ran, "; "))
+	// what the CPU reports, read here rather than through the flags the
+	// kernel list was built from
+	amd64, avx2 := runtime.GOARCH == "amd64", cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	for _, k := range []struct {
+		id   string
+		runs bool
+	}{{"avx512-vnni", amd64 && avx2 && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512VL}, {"avx2", amd64 && avx2}, {"go", true}} {
+		switch {
+		case k.runs && !has[k.id]:
+			t.Errorf("this CPU runs the %s int8 kernel, but the kernel list lacks it", k.id)
+		case !k.runs && has[k.id]:
+			t.Errorf("the kernel list holds %s, which this CPU cannot run", k.id)
+		case !k.runs:
+			t.Logf("int8 kernel %s not tested: this CPU (or build) lacks it", k.id)
+		}
+	}
+}
+
+// STRATA_INT8 names a kernel by its first word; the best one otherwise.
+func TestChooseInt8Kernel(t *testing.T) {
+	for _, env := range []string{"", "nonsense", "avx", "avx512"} {
+		if k := chooseInt8Kernel(env); k.name != int8Kernels[0].name {
+			t.Errorf("STRATA_INT8=%q chose %s, want the best, %s", env, k.name, int8Kernels[0].name)
+		}
+	}
+	for _, want := range int8Kernels {
+		id, _, _ := strings.Cut(want.name, " ")
+		if k := chooseInt8Kernel(id); k.name != want.name {
+			t.Errorf("STRATA_INT8=%s chose %s", id, k.name)
 		}
 	}
 }

@@ -31,7 +31,7 @@ func init() {
 			fmt.Fprintf(w, "f32 inference %s\n", engine.F32Kernel())
 			fmt.Fprintln(w, "              (decoding's products against packed weights; STRATA_SGEMM=go|blas forces the pure-Go kernel or OpenBLAS)")
 			fmt.Fprintf(w, "int8 matmul   %s\n", engine.Int8Kernel())
-			fmt.Fprintln(w, "              (--compute-type int8; STRATA_INT8=go forces the pure-Go kernel)")
+			fmt.Fprintln(w, "              (--compute-type int8; STRATA_INT8=go|avx2 forces the pure-Go or the AVX2 kernel)")
 			if lib := mpi.Library(); lib != "" {
 				fmt.Fprintf(w, "mpi           Open MPI (%s): mpirun -np N strata train ... trains data-parallel\n", lib)
 			} else {
@@ -55,6 +55,9 @@ func cpuFeatures() string {
 		add(cpu.X86.HasAVX2, "avx2")
 		add(cpu.X86.HasFMA, "fma")
 		add(cpu.X86.HasAVX512F, "avx512f")
+		add(cpu.X86.HasAVX512VL, "avx512vl")
+		add(cpu.X86.HasAVX512VNNI, "avx512vnni")
+		add(cpu.X86.HasAVXVNNI, "avxvnni")
 		add(cpu.X86.HasAVX512BF16, "avx512bf16")
 	case "arm64":
 		add(cpu.ARM64.HasASIMD, "asimd")
