@@ -3,25 +3,35 @@ package engine
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
-// BenchmarkLinearInt8 compares the float32 and int8 Linear on the shapes
-// of a beam-search step (160 rows: 32 sentences × beam 5).
+// BenchmarkLinearInt8 compares the float32 Linear with the int8 one, with
+// each assembly int8 kernel this CPU runs (avx512-vnni, avx2), on the
+// shapes of a beam-search step (160 rows: 32 sentences × beam 5).
 //
 //	go test -run XXX -bench LinearInt8 ./engine/
 func BenchmarkLinearInt8(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
+	modes := []string{"float32"}
+	for _, k := range int8Kernels {
+		if id, _, _ := strings.Cut(k.name, " "); id != "go" {
+			modes = append(modes, "int8-"+id)
+		}
+	}
+	defer func(k int8TileKernel) { int8Kernel = k }(int8Kernel)
 	for _, sh := range [][3]int{{160, 256, 768}, {160, 256, 1024}, {160, 1024, 256}, {160, 256, 8000}} {
 		n, in, out := sh[0], sh[1], sh[2]
 		x, w, bias := NewTensor(n, in), NewTensor(out, in), NewTensor(out)
 		Normal(x, 1, rng)
 		Normal(w, 0.1, rng)
-		for _, mode := range []string{"float32", "int8"} {
+		for _, mode := range modes {
 			b.Run(fmt.Sprintf("%dx%dx%d/%s", n, in, out, mode), func(b *testing.B) {
+				int8Kernel = chooseInt8Kernel(strings.TrimPrefix(mode, "int8-"))
 				g := NewInference()
 				g.SetThreads(2)
-				g.SetComputeInt8(mode == "int8")
+				g.SetComputeInt8(mode != "float32")
 				for i := 0; i < b.N; i++ {
 					g.Reset()
 					g.Linear(x, w, bias)
