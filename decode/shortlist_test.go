@@ -96,3 +96,23 @@ func TestComputeTypeValidated(t *testing.T) {
 		t.Error("compute type int4 was accepted")
 	}
 }
+
+// Coverage forms the unions of consecutive batches and counts the reference
+// tokens and lines inside them.
+func TestShortlistCoverage(t *testing.T) {
+	sl := &Shortlist{Header: ShortlistHeader{Vocab: 20}, Frequent: []int32{5}, BySource: make([][]int32, 20)}
+	sl.BySource[10] = []int32{11, 12}
+	sl.BySource[13] = []int32{14}
+	srcs := [][]int32{{10}, {13}, {10, 13}}
+	refs := [][]int32{{11, 5, 14}, {14, 5}, {12, 15}}
+	// batch 1: unions {eos, unk, 5, 11, 12}, {eos, unk, 5, 14}, {eos, unk, 5, 11, 12, 14}
+	c := sl.Coverage(srcs, refs, 1)
+	if c.MeanRows != 5 || c.RefTokens != 5.0/7 || c.RefLines != 1.0/3 {
+		t.Fatalf("batch 1: %+v, want 5 rows, 5/7 tokens, 1/3 lines", c)
+	}
+	// batch 2: {eos, unk, 5, 11, 12, 14} then the third alone
+	c = sl.Coverage(srcs, refs, 2)
+	if c.MeanRows != 6 || c.RefTokens != 6.0/7 || c.RefLines != 2.0/3 {
+		t.Fatalf("batch 2: %+v, want 6 rows, 6/7 tokens, 2/3 lines", c)
+	}
+}

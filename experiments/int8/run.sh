@@ -10,25 +10,30 @@
 #       ../shared/data/l10n/test/test.en ../shared/data/l10n/test/test.de en de
 #
 # Settings (environment): WORK=runs/int8-quality  BEAM=5  THREADS=0
-#   K=50 FREQUENT=300 (shortlist)  STRATA=(go run ./cmd/strata)
+#   K=50 FREQUENT=2000 (shortlist; strata shortlist's defaults)  STRATA=(go run ./cmd/strata)
+#   REPORT=test (the split of DATA whose union sizes and reference coverage
+#   strata shortlist --report prints; empty: none)
 # Outputs in WORK: q/ (the int8 model), shortlist.txt, hyp.{f32,i8,i8s},
 # report.txt. Every stage is rerun (a few minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -eq 6 ] || { sed -n 2,17p "$0"; exit 2; }
 MODEL=$1 DATA=$2 SRC=$3 REF=$4 SL=$5 TL=$6
-WORK=${WORK:-runs/int8-quality} BEAM=${BEAM:-5} THREADS=${THREADS:-0} K=${K:-50} FREQUENT=${FREQUENT:-300}
+REPORT=${REPORT-test}
+WORK=${WORK:-runs/int8-quality} BEAM=${BEAM:-5} THREADS=${THREADS:-0} K=${K:-50} FREQUENT=${FREQUENT:-2000}
 mkdir -p "$WORK"
 if [ -z "${STRATA:-}" ]; then go build -o "$WORK/strata" ./cmd/strata; STRATA=$WORK/strata; fi
 $STRATA quantize --model "$MODEL" --output "$WORK/q"
-$STRATA shortlist --data "$DATA" --output "$WORK/shortlist.txt" --k "$K" --frequent "$FREQUENT"
+$STRATA shortlist --data "$DATA" --output "$WORK/shortlist.txt" --k "$K" --frequent "$FREQUENT" \
+	${REPORT:+--report "$REPORT"} >"$WORK/shortlist-report.txt"
 tr() {
 	local name=$1; shift
-	/usr/bin/time -f "$name: %e s wall, %U s user, peak RSS %M KB" \
+	/usr/bin/time -f "$name: %e s wall, %U s user, %S s sys, peak RSS %M KB" \
 		$STRATA translate --data "$DATA" --src-lang "$SL" --tgt-lang "$TL" --beam "$BEAM" --threads "$THREADS" \
 		--input "$SRC" --output "$WORK/hyp.$name" "$@" 2>&1 | tail -2
 }
 {
+	cat "$WORK/shortlist-report.txt"
 	tr f32 --model "$MODEL"
 	tr i8 --model "$WORK/q" --compute-type int8
 	tr i8s --model "$WORK/q" --compute-type int8 --shortlist "$WORK/shortlist.txt"
