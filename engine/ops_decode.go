@@ -22,6 +22,64 @@ type KVRows struct {
 	// Half, when not nil, holds the rows instead of Data, as binary16
 	// (half.go), in the same layout.
 	Half []uint16
+	// Pages, when not nil, hold the rows instead of Data and Half: a cache
+	// that grows page by page as a decoder writes it, instead of being
+	// allocated for the longest output up front. Page p holds the rows of
+	// key positions [Σ_{q<p} Keys_q, Σ_{q≤p} Keys_q) of every query (a
+	// decoder writes all its rows' keys of one step into one page), and
+	// Index[i·tk+j] is a row of the page holding position j.
+	Pages []KVPage
+}
+
+// KVPage is one buffer of a paged KVRows: rows of floats (Data) or of
+// binary16 halves (Half), laid out as KVRows.Data, holding Keys key
+// positions.
+type KVPage struct {
+	Data []float32
+	Half []uint16
+	Keys int
+}
+
+// kvSpan is the keys [lo, hi) of every query, found in one buffer.
+type kvSpan struct {
+	data   []float32
+	half   []uint16
+	lo, hi int
+}
+
+// spans splits tk key positions into the buffers holding them, checking
+// that every index names a row of its buffer.
+func (kv KVRows) spans(n, tk int) []kvSpan {
+	var out []kvSpan
+	if kv.Pages == nil {
+		out = []kvSpan{{kv.Data, kv.Half, 0, tk}}
+	} else {
+		lo := 0
+		for _, pg := range kv.Pages {
+			if lo >= tk {
+				break
+			}
+			out = append(out, kvSpan{pg.Data, pg.Half, lo, min(lo+pg.Keys, tk)})
+			lo += pg.Keys
+		}
+		if lo < tk {
+			panic(fmt.Sprintf("engine.StepAttention: pages hold %d key positions of %d", lo, tk))
+		}
+	}
+	for _, sp := range out {
+		rows := len(sp.data) / kv.LD
+		if sp.half != nil {
+			rows = len(sp.half) / kv.LD
+		}
+		for i := 0; i < n; i++ {
+			for _, r := range kv.Index[i*tk+sp.lo : i*tk+sp.hi] {
+				if r < 0 || int(r) >= rows {
+					panic(fmt.Sprintf("engine.StepAttention: key row %d outside %d rows", r, rows))
+				}
+			}
+		}
+	}
+	return out
 }
 
 // StepAttention is multi-head attention of one query per row (an
@@ -45,15 +103,7 @@ func (g *Graph) StepAttention(q Cols, n, tk, heads int, kv KVRows) (ctx, probs *
 	case kv.Pad != nil && len(kv.Pad) != n*tk:
 		panic(fmt.Sprintf("engine.StepAttention: key padding mask of %d for n=%d tk=%d", len(kv.Pad), n, tk))
 	}
-	rows := len(kv.Data) / kv.LD
-	if kv.Half != nil {
-		rows = len(kv.Half) / kv.LD
-	}
-	for _, r := range kv.Index {
-		if r < 0 || int(r) >= rows {
-			panic(fmt.Sprintf("engine.StepAttention: key row %d outside %d rows", r, rows))
-		}
-	}
+	spans := kv.spans(n, tk)
 	dh := d / heads
 	scale := float32(1 / math.Sqrt(float64(dh)))
 	ldq := q.T.Cols()
@@ -66,10 +116,12 @@ func (g *Graph) StepAttention(q Cols, n, tk, heads int, kv KVRows) (ctx, probs *
 			idx := kv.Index[i*tk : (i+1)*tk]
 			p := probs.Data[job*tk : (job+1)*tk]
 			out := ctx.Data[i*d+h*dh : i*d+(h+1)*dh]
-			if kv.Half != nil {
-				gatherScoresHalf(p, qi, kv.Half, kv.KCol+h*dh, kv.LD, idx, scale)
-			} else {
-				gatherScores(p, qi, kv.Data, kv.KCol+h*dh, kv.LD, idx, scale)
+			for _, sp := range spans {
+				if sp.half != nil {
+					gatherScoresHalf(p[sp.lo:sp.hi], qi, sp.half, kv.KCol+h*dh, kv.LD, idx[sp.lo:sp.hi], scale)
+				} else {
+					gatherScores(p[sp.lo:sp.hi], qi, sp.data, kv.KCol+h*dh, kv.LD, idx[sp.lo:sp.hi], scale)
+				}
 			}
 			var pad []bool
 			if kv.Pad != nil {
@@ -77,10 +129,14 @@ func (g *Graph) StepAttention(q Cols, n, tk, heads int, kv KVRows) (ctx, probs *
 			}
 			maskedSoftmax(p, 1, tk, pad, 0, false)
 			clear(out)
-			if kv.Half != nil {
-				gatherSumHalf(out, p, kv.Half, kv.VCol+h*dh, kv.LD, idx)
-			} else {
-				gatherSum(out, p, kv.Data, kv.VCol+h*dh, kv.LD, idx)
+			// page by page, in key order: the sum is the same, bit for bit,
+			// as over one buffer
+			for _, sp := range spans {
+				if sp.half != nil {
+					gatherSumHalf(out, p[sp.lo:sp.hi], sp.half, kv.VCol+h*dh, kv.LD, idx[sp.lo:sp.hi])
+				} else {
+					gatherSum(out, p[sp.lo:sp.hi], sp.data, kv.VCol+h*dh, kv.LD, idx[sp.lo:sp.hi])
+				}
 			}
 		}
 	})

@@ -43,19 +43,18 @@ type DecoderState interface {
 
 // transformerState is the Transformer's decoder state. Self-attention keys
 // and values are stored by step: the K|V of the token fed at step t to row
-// slot s is cache row t·maxRows+s. Each row records, per step, which cache
-// row its ancestor wrote (hist), so reordering beams copies a few ints per
-// row instead of the cache itself.
+// slot s is row off(t)+s of the cache page holding step t. Each row
+// records, per step, which cache row its ancestor wrote (hist), so
+// reordering beams copies a few ints per row instead of the cache itself.
 type transformerState struct {
 	b, s            int
 	maxRows, maxLen int
 	rows, len       int
 	sent            []int       // encoder batch element of each row
-	hist, histTmp   []int32     // rows × maxLen cache-row indices
+	hist, histTmp   []int32     // rows × maxLen cache-row indices (within the page of their step)
 	mem             [][]float32 // per layer: encoder keys|values, B·S × 2D
 	memPad          []bool      // B×S
-	cache           [][]float32 // per layer: maxLen·maxRows × 2D
-	cache16         [][]uint16  // the same as halves, when the graph asks for them (then cache is empty)
+	cache           kvCache
 	selfIdx         []int32
 	block           []int32 // per row: its sentence, the block of keys it reads in mem
 }
@@ -89,18 +88,16 @@ func grow[T any](buf []T, n int) []T {
 }
 
 // growRoomy is grow with a quarter of headroom when it must reallocate:
-// the decoder caches are sized by batch width and maximum length, which
+// the decoder's buffers are sized by batch width and maximum length, which
 // rise from batch to batch of length-sorted input, and reallocating them
 // for every batch left hundreds of megabytes of garbage between
 // collections. It also reallocates a buffer more than four times larger
 // than needed: one batch of many rows or long outputs (a server's beam-16
-// request of long lines) would otherwise pin its caches for the life of
+// request of long lines) would otherwise pin its buffers for the life of
 // the process.
 //
 // The first allocation is exact: input sorted longest first (strata
-// translate's batches, the benchmark's) starts with its largest batch, and
-// a quarter of headroom per searcher was 14 MB of float16 cache on the
-// decoding benchmark that no later batch used.
+// translate's batches, the benchmark's) starts with its largest batch.
 func growRoomy[T any](buf []T, n int) []T {
 	switch {
 	case cap(buf) == 0:
@@ -121,26 +118,20 @@ func newTransformerState(g *engine.Graph, st *transformerState, enc *EncoderOut,
 	if st == nil {
 		st = &transformerState{}
 	}
+	cache := st.cache
+	// a half cache (engine.Graph.SetHalfCache) takes half the memory
+	cache.start(g.HalfCache(), layers, 2*d, maxRows, maxLen)
 	*st = transformerState{
 		b: enc.B, s: enc.S, maxRows: maxRows, maxLen: maxLen, rows: enc.B,
 		sent:    make([]int, enc.B),
 		hist:    growRoomy(st.hist, maxRows*maxLen),
 		histTmp: growRoomy(st.histTmp, maxRows*maxLen),
-		mem:     grow(st.mem, layers), cache: grow(st.cache, layers), cache16: grow(st.cache16, layers),
-		memPad: append(st.memPad[:0], enc.KeyPad...),
+		mem:     grow(st.mem, layers), cache: cache,
+		memPad:  append(st.memPad[:0], enc.KeyPad...),
+		selfIdx: st.selfIdx[:0], block: st.block[:0],
 	}
 	for i := range st.sent {
 		st.sent[i] = i
-	}
-	// a half cache (engine.Graph.SetHalfCache) takes half the memory; the
-	// other kind's buffers, if any, are dropped
-	half := g.HalfCache()
-	for l := range st.cache {
-		if half {
-			st.cache[l], st.cache16[l] = nil, growRoomy(st.cache16[l], maxLen*maxRows*2*d)
-		} else {
-			st.cache[l], st.cache16[l] = growRoomy(st.cache[l], maxLen*maxRows*2*d), nil
-		}
 	}
 	return st
 }
@@ -183,8 +174,9 @@ func (m *Transformer) Step(g *engine.Graph, state DecoderState, tokens []int32) 
 // index records step t's cache rows and builds the key indices of the
 // self-attention of this step and each row's encoder block.
 func (st *transformerState) index(n, t int) {
+	off := st.cache.next(n, st.maxRows, st.maxLen-t)
 	for i := 0; i < n; i++ {
-		st.hist[i*st.maxLen+t] = int32(t*st.maxRows + i)
+		st.hist[i*st.maxLen+t] = int32(off + i)
 	}
 	st.selfIdx = grow(st.selfIdx, n*(t+1))
 	for i := 0; i < n; i++ {
@@ -219,13 +211,14 @@ func checkStep(st *transformerState, tokens []int32) {
 // (Transformer.Step and the MSC steps share it).
 func stepSelfAttention(g *engine.Graph, layer DecoderLayer, st *transformerState, l int, x *engine.Tensor) *engine.Tensor {
 	n, t, d := st.rows, st.len, x.Cols()
-	kv := engine.KVRows{Data: st.cache[l], Half: st.cache16[l], LD: 2 * d, VCol: d, Index: st.selfIdx}
+	kv := engine.KVRows{Pages: st.cache.layer(l), LD: 2 * d, VCol: d, Index: st.selfIdx}
 	return layer.SelfSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
 		qkv := layer.Self.QKV.Apply(g, h)
-		if kv.Half != nil {
-			g.StoreRowsHalf(kv.Half, 2*d, t*st.maxRows, engine.Cols{T: qkv, Col: d}, 2*d)
+		page, off := kv.Pages[len(kv.Pages)-1], st.cache.off
+		if page.Half != nil {
+			g.StoreRowsHalf(page.Half, 2*d, off, engine.Cols{T: qkv, Col: d}, 2*d)
 		} else {
-			g.StoreRows(kv.Data, 2*d, t*st.maxRows, engine.Cols{T: qkv, Col: d}, 2*d)
+			g.StoreRows(page.Data, 2*d, off, engine.Cols{T: qkv, Col: d}, 2*d)
 		}
 		ctx, _ := g.StepAttention(engine.Cols{T: qkv}, n, t+1, layer.Self.Heads, kv)
 		return layer.Self.Out.Apply(g, ctx)
