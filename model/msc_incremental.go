@@ -27,14 +27,14 @@ func (m *MSC) StartDecoding(g *engine.Graph, enc *EncoderOut, maxRows, maxLen in
 	st.transformerState = newTransformerState(g, st.transformerState, enc, maxRows, maxLen, len(m.Dec), m.cfg.DModel)
 	st.ctx = grow(st.ctx, len(m.Dec))
 	for l, layer := range m.Dec {
-		st.mem[l] = append(st.mem[l][:0], layer.Cross.Memory(g, enc.Memories[l]).Data...)
+		st.mem[l] = ownCopy(g, st.mem[l], func() *engine.Tensor { return layer.Cross.Memory(g, enc.Memories[l]) })
 		if layer.Ctx == nil {
 			st.ctx[l] = st.ctx[l][:0]
 			continue
 		}
 		c := m.contextFor(enc, l)
 		st.ctxLen = c.Len
-		st.ctx[l] = append(st.ctx[l][:0], layer.Ctx.Memory(g, c).Data...)
+		st.ctx[l] = ownCopy(g, st.ctx[l], func() *engine.Tensor { return layer.Ctx.Memory(g, c) })
 	}
 	return st
 }
