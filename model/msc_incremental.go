@@ -49,16 +49,18 @@ func (m *MSC) Step(g *engine.Graph, state DecoderState, tokens []int32) *engine.
 	d := m.cfg.DModel
 	x := embedTokens(g, &m.cfg, m.Emb, m.Emb.Tgt, tokens, 1, t)
 	for l, layer := range m.Dec {
-		x = stepSelfAttention(g, layer.DecoderLayer, ts, l, x)
-		x = layer.CrossSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
-			ah := stepAttend(g, layer.Cross, h, ts.memory(l, d))
-			if layer.Ctx == nil {
-				return ah
-			}
-			ac := stepAttend(g, layer.Ctx.Attn, h, st.context(l, d, m.cfg.Deep.ContextMode == ContextPooled))
-			return layer.Ctx.fuse(g, ah, ac)
+		x = stepLayer(g, func() *engine.Tensor {
+			y := stepSelfAttention(g, layer.DecoderLayer, ts, l, x)
+			y = layer.CrossSub.Apply(g, y, func(h *engine.Tensor) *engine.Tensor {
+				ah := stepAttend(g, layer.Cross, h, ts.memory(l, d))
+				if layer.Ctx == nil {
+					return ah
+				}
+				ac := stepAttend(g, layer.Ctx.Attn, h, st.context(l, d, m.cfg.Deep.ContextMode == ContextPooled))
+				return layer.Ctx.fuse(g, ah, ac)
+			})
+			return layer.FFNSub.Apply(g, y, func(h *engine.Tensor) *engine.Tensor { return layer.FFN.Apply(g, h) })
 		})
-		x = layer.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return layer.FFN.Apply(g, h) })
 	}
 	ts.len++
 	return decoderTop(g, &m.cfg, m.DecLN, m.Emb, x)
