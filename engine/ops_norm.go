@@ -35,10 +35,7 @@ func (g *Graph) LayerNorm(x, gain, bias *Tensor) *Tensor {
 			if rstd != nil {
 				mean[r], rstd[r] = m, rs32
 			}
-			for j, v := range xs {
-				ys[j] = (v - m) * rs32
-			}
-			affine(ys, gain, bias)
+			normAffineRow(ys, xs, m, rs32, gain, bias)
 		}
 	})
 	g.push(y, func() {
@@ -54,6 +51,22 @@ func (g *Graph) LayerNorm(x, gain, bias *Tensor) *Tensor {
 func normRow(hs, xs []float32, m, rs float32) {
 	for j, v := range xs {
 		hs[j] = (v - m) * rs
+	}
+}
+
+// normRow followed by affine in one pass over the row: the same
+// operations in the same order, so bit for bit the two passes' result.
+func normAffineRow(ys, xs []float32, m, rs float32, gain, bias *Tensor) {
+	xs = xs[:len(ys)]
+	switch {
+	case gain != nil && bias != nil:
+		gs, bs := gain.Data[:len(ys)], bias.Data[:len(ys)]
+		for j := range ys {
+			ys[j] = (xs[j]-m)*rs*gs[j] + bs[j]
+		}
+	default:
+		normRow(ys, xs, m, rs)
+		affine(ys, gain, bias)
 	}
 }
 
@@ -110,65 +123,90 @@ func rowStats(xs []float32) (mean, rstd float64) {
 	return mean, 1 / math.Sqrt(vr+LayerNormEps)
 }
 
+// layerNormBackward adds the gradients of x, gain and bias. One pass over
+// the rows recomputes x̂ and feeds both the gain and bias column sums and
+// dx, formed as sumColumns2 and the per-row formula always formed them
+// (the same sums in the same order), so bit for bit the former two passes.
 func (g *Graph) layerNormBackward(x, gain, bias *Tensor, dy, mean, rstd []float32) {
 	d, n := x.Cols(), x.Rows()
-	dGain := gain != nil && gain.needGrad
-	dBias := bias != nil && bias.needGrad
-	if dGain || dBias { // both column sums in one pass over dy
-		var dg, db []float32
-		if dGain {
-			dg = g.grad(gain)
-		}
-		if dBias {
-			db = g.grad(bias)
-		}
-		c := g.chunks(n, d)
-		hbuf := g.arena.get(c * d)
-		g.sumColumns2(dg, db, n, d, func(ch, r int, accG, accB []float32) {
-			ds := dy[r*d : (r+1)*d]
-			if accG != nil {
-				hs := hbuf[ch*d : (ch+1)*d]
-				normRow(hs, x.Data[r*d:(r+1)*d], mean[r], rstd[r])
-				for j := range accG {
-					accG[j] += ds[j] * hs[j]
-				}
-			}
-			if accB != nil {
-				axpy(accB, ds, 1)
-			}
-		})
-		g.arena.recycle(hbuf)
+	var dg, db, dx []float32
+	if gain != nil && gain.needGrad {
+		dg = g.grad(gain)
 	}
-	if !x.needGrad {
+	if bias != nil && bias.needGrad {
+		db = g.grad(bias)
+	}
+	if x.needGrad {
+		dx = g.grad(x)
+	}
+	if dg == nil && db == nil && dx == nil {
 		return
 	}
-	dx := g.grad(x)
+	var gs []float32
+	if gain != nil {
+		gs = gain.Data[:d]
+	}
 	c := g.chunks(n, d)
-	hbuf := g.arena.get(c * d)
-	g.parallel(n, d, func(ch, lo, hi int) {
+	// per chunk: x̂ of the row, and dĥ = dy·gain
+	hbuf, gbuf := g.arena.get(c*d), g.arena.get(c*d)
+	g.sumColumns2(dg, db, n, d, func(ch, r int, accG, accB []float32) {
+		ds, xs := dy[r*d:(r+1)*d], x.Data[r*d:(r+1)*d]
 		hs := hbuf[ch*d : (ch+1)*d]
-		for r := lo; r < hi; r++ {
-			ds, dxs := dy[r*d:(r+1)*d], dx[r*d:(r+1)*d]
-			normRow(hs, x.Data[r*d:(r+1)*d], mean[r], rstd[r])
-			// dx = rstd · (dĥ - mean(dĥ) - ĥ·mean(dĥ·ĥ)), dĥ = dy·gain
-			var m1, m2 float64
-			for j, dv := range ds {
-				if gain != nil {
-					dv *= gain.Data[j]
-				}
-				m1 += float64(dv)
-				m2 += float64(dv) * float64(hs[j])
+		normRow(hs, xs, mean[r], rstd[r])
+		if accG != nil {
+			accG = accG[:d]
+			for j, h := range hs {
+				accG[j] += ds[j] * h
 			}
-			m1 /= float64(d)
-			m2 /= float64(d)
-			rs := float64(rstd[r])
-			for j, dv := range ds {
-				if gain != nil {
-					dv *= gain.Data[j]
-				}
-				dxs[j] += float32(rs * (float64(dv) - m1 - float64(hs[j])*m2))
-			}
+		}
+		if accB != nil {
+			axpy(accB, ds, 1)
+		}
+		if dx != nil {
+			lnRowDx(dx[r*d:(r+1)*d], ds, hs, gs, gbuf[ch*d:(ch+1)*d], rstd[r])
 		}
 	})
 	g.arena.recycle(hbuf)
+	g.arena.recycle(gbuf)
+}
+
+// lnRowDx adds one row's dx = rstd · (dĥ - mean(dĥ) - ĥ·mean(dĥ·ĥ)),
+// dĥ = dy·gain (gain nil: 1), to dxs; gd is scratch of the row's width.
+func lnRowDx(dxs, ds, hs, gs, gd []float32, rstd float32) {
+	d := len(ds)
+	dxs, hs, gd = dxs[:d], hs[:d], gd[:d]
+	if gs != nil {
+		gs = gs[:d]
+		for j, dv := range ds {
+			gd[j] = dv * gs[j]
+		}
+	} else {
+		copy(gd, ds)
+	}
+	// four partial sums of each, as rowStats: one accumulator made the
+	// loop latency-bound (float64 products of float32 values are exact, so
+	// only the sums' rounding moves, by parts in 2⁻⁵³)
+	var a, b [4]float64
+	n4 := d &^ 3
+	for j := 0; j < n4; j += 4 {
+		g0, g1, g2, g3 := float64(gd[j]), float64(gd[j+1]), float64(gd[j+2]), float64(gd[j+3])
+		a[0] += g0
+		a[1] += g1
+		a[2] += g2
+		a[3] += g3
+		b[0] += g0 * float64(hs[j])
+		b[1] += g1 * float64(hs[j+1])
+		b[2] += g2 * float64(hs[j+2])
+		b[3] += g3 * float64(hs[j+3])
+	}
+	for j := n4; j < d; j++ {
+		a[0] += float64(gd[j])
+		b[0] += float64(gd[j]) * float64(hs[j])
+	}
+	m1 := ((a[0] + a[1]) + (a[2] + a[3])) / float64(d)
+	m2 := ((b[0] + b[1]) + (b[2] + b[3])) / float64(d)
+	rs := float64(rstd)
+	for j, dv := range gd {
+		dxs[j] += float32(rs * (float64(dv) - m1 - float64(hs[j])*m2))
+	}
 }
