@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/model"
@@ -32,6 +33,8 @@ type Adam struct {
 	m, v   [][]float32
 	l2     []float64
 	Step   int
+	// Threads is how many goroutines an update uses (0 or 1: one).
+	Threads int
 }
 
 // NewAdam creates zeroed moment buffers for params.
@@ -54,28 +57,80 @@ func NewAdam(params []*engine.Tensor, cfg AdamConfig) (*Adam, error) {
 }
 
 // Update applies one step with learning rate lr to the parameters, using
-// their current gradients.
+// their current gradients. With Threads > 1 the elements are split into
+// that many contiguous ranges updated at once; each element's update is the
+// same arithmetic whatever the split, so results do not depend on Threads.
 func (a *Adam) Update(lr float64) {
 	a.Step++
 	c := a.cfg
 	bc1 := 1 - math.Pow(c.Beta1, float64(a.Step))
 	bc2 := 1 - math.Pow(c.Beta2, float64(a.Step))
-	stepSize := lr * math.Sqrt(bc2) / bc1
-	b1, b2 := float32(c.Beta1), float32(c.Beta2)
+	u := adamStep{
+		b1: float32(c.Beta1), b2: float32(c.Beta2),
+		stepSize: float32(lr * math.Sqrt(bc2) / bc1),
+		decay:    float32(1 - lr*c.WeightDecay), wd: c.WeightDecay != 0,
+		eps: float32(c.Eps), // added to √v (not to the bias-corrected √v̂), as fairseq
+	}
+	total := 0
+	for _, p := range a.params {
+		total += len(p.Grad)
+	}
+	// the step is serial between two parallel phases (the workers' passes
+	// and the gradient reduction), so a core would idle through it
+	n := max(min(a.Threads, total/adamMinRange), 1)
+	if n == 1 {
+		a.updateRange(&u, 0, total)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Add(n - 1)
+	for i := 1; i < n; i++ {
+		go func(lo, hi int) {
+			defer wg.Done()
+			a.updateRange(&u, lo, hi)
+		}(i*total/n, (i+1)*total/n)
+	}
+	a.updateRange(&u, 0, total/n)
+	wg.Wait()
+}
+
+// adamMinRange is the fewest elements worth a goroutine of their own.
+const adamMinRange = 1 << 16
+
+// adamStep holds one update's constants.
+type adamStep struct {
+	b1, b2, stepSize, decay, eps float32
+	wd                           bool
+}
+
+// updateRange updates elements [lo, hi) of the concatenation of the
+// parameters.
+func (a *Adam) updateRange(u *adamStep, lo, hi int) {
+	off := 0
 	for i, p := range a.params {
-		m, v, l2 := a.m[i], a.v[i], float32(a.l2[i])
-		decay := float32(1 - lr*c.WeightDecay)
-		eps := float32(c.Eps) // added to √v (not to the bias-corrected √v̂), as fairseq
-		for j, g := range p.Grad {
-			w := p.Data[j]
-			g += l2 * w
-			m[j] = b1*m[j] + (1-b1)*g
-			v[j] = b2*v[j] + (1-b2)*g*g
-			if c.WeightDecay != 0 {
-				w *= decay
-			}
-			p.Data[j] = w - float32(stepSize)*m[j]/(float32(math.Sqrt(float64(v[j])))+eps)
+		n := len(p.Grad)
+		s, e := max(lo-off, 0), min(hi-off, n)
+		off += n
+		if s >= e {
+			continue
 		}
+		adamElems(u, p.Data[s:e], p.Grad[s:e], a.m[i][s:e], a.v[i][s:e], float32(a.l2[i]))
+	}
+}
+
+// adamElems is the update of one run of elements.
+func adamElems(u *adamStep, w, grad, m, v []float32, l2 float32) {
+	w, m, v = w[:len(grad)], m[:len(grad)], v[:len(grad)]
+	b1, b2 := u.b1, u.b2
+	for j, g := range grad {
+		x := w[j]
+		g += l2 * x
+		m[j] = b1*m[j] + (1-b1)*g
+		v[j] = b2*v[j] + (1-b2)*g*g
+		if u.wd {
+			x *= u.decay
+		}
+		w[j] = x - u.stepSize*m[j]/(float32(math.Sqrt(float64(v[j])))+u.eps)
 	}
 }
 

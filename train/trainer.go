@@ -90,6 +90,7 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 		return nil, err
 	}
 	threads := opts.threads()
+	adam.Threads = threads
 	w := NewWorkers(m, opts.workers(), threads, opts.Seed)
 	r := &run{opts: opts, m: m, w: w, g: w.Graph(), adam: adam, src: src, valid: valid,
 		sched: sched, st: State{Epoch: 1}, validatedAt: -1, savedAt: -1, d: d}

@@ -88,6 +88,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	adam.Threads = o.threads // as strata train sets it
 	sched := train.InverseSqrt{Peak: o.lr, Warmup: o.lrWarmup}
 	batches := randomBatches(o)
 	res := run(o, m, w, adam, sched, batches)
