@@ -19,6 +19,10 @@ rm -rf "$tmp"
 "$STRATA" quantize --model "$MODEL" --output "$tmp"
 mkdir -p "$tmp/data"
 cp "$DATA"/manifest.json "$DATA"/bpe.json "$DATA"/vocab.txt "$tmp/data/"
+# a model file without a run beside it (strata average's output) brings no
+# run.json: keep the shipped one's (same data and configuration: its data
+# key and vocabulary hash are what --finetune-from checks)
+if [ ! -e "$tmp/run.json" ] && [ -e "$OUT/run.json" ]; then cp "$OUT/run.json" "$tmp/run.json"; fi
 # run.json names the data directory relative to the model directory
 python3 - "$tmp/run.json" <<'PY' 2>/dev/null || printf '{"data_dir": "data"}\n' >"$tmp/run.json"
 import json, sys
