@@ -39,10 +39,7 @@ func (b *Bundle) Searcher(opt Options) (*Searcher, error) {
 	if err := b.computeIn(opt.ComputeType); err != nil {
 		return nil, err
 	}
-	if len(b.Models) == 0 { // a bundle put together by hand
-		return NewSearcher(b.Model, opt)
-	}
-	return NewEnsembleSearcher(b.Models, opt)
+	return NewEnsembleSearcher(b.members(), opt)
 }
 
 // computeIn readies the bundle's models for searchers of the given compute
