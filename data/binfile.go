@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"os"
 )
 
@@ -152,8 +153,10 @@ func parseCorpus(path string, raw []byte, vocabSize int) (*Corpus, error) {
 		}
 		ids := u32(count)
 		s := make([]int32, count)
+		// ids are int32 in memory: a vocabulary past 2^31 cannot hold more
+		limit := min(uint64(vocabSize), math.MaxInt32+1)
 		for i, id := range ids {
-			if id >= uint32(vocabSize) {
+			if uint64(id) >= limit {
 				return nil, bad(fmt.Sprintf("token id %d outside the vocabulary of %d", id, vocabSize))
 			}
 			s[i] = int32(id)

@@ -31,6 +31,14 @@ done | sort -u | while read -r pkg name; do
 done)
 [ -n "$targets" ] || { echo "fuzz.sh: no target matches $pick" >&2; exit 1; }
 
+# deadline_race LOG: the target failed only by Go's fuzz-coordinator race:
+# its one failure line is the bare context error, with no crasher, panic or
+# failing input in the log.
+deadline_race() {
+	grep -qx '    context deadline exceeded' "$1" &&
+		! grep -qE 'Failing input|panic:|testdata/fuzz/|fuzzing process hung|\.go:[0-9]+:' "$1"
+}
+
 printf '%-40s %-12s %8s %12s  %s\n' TARGET PACKAGE SECONDS EXECS RESULT
 fail=0
 while read -r pkg name; do
@@ -44,6 +52,12 @@ while read -r pkg name; do
 	execs=$(grep -o 'execs: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
 	if [ $rc -eq 0 ]; then
 		result=ok
+	elif deadline_race "$log"; then
+		# Go 1.26's fuzz coordinator can fail a target with a bare "context
+		# deadline exceeded" when -fuzztime expires while a worker is busy
+		# (go.dev/issue/75804, fixed in Go 1.27): no input failed, no crasher
+		# was written, so it is not a finding. Counted as ok, marked.
+		result="ok (Go deadline race, go.dev/issue/75804)"
 	else
 		fail=1
 		crasher=$(grep -o 'testdata/fuzz/[^ ]*' "$log" | head -1)
