@@ -56,6 +56,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of weights and sources")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile here")
 	memProfile := flag.String("memprofile", "", "write a heap profile (live objects after the timed run) here")
+	peakProfile := flag.String("peak-memprofile", "", "write the heap profile of the largest live heap of the run here (sampled every 50 ms)")
 	floor := flag.Bool("gemm-floor", false, "also replay the run's matrix products alone (its floor on this BLAS)")
 	computeType := flag.String("compute-type", "float32", "float32 or int8")
 	cacheType := flag.String("cache-type", "", "decoder cache float32 or float16 (default: float16 with int8, as strata translate)")
@@ -68,6 +69,10 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 	runtime.GOMAXPROCS(*threads)
+	peakLive := func() float64 { return 0 }
+	if *peakProfile != "" {
+		peakLive = peakHeapProfiler(*peakProfile)
+	}
 	decode.TightGC() // as strata translate
 
 	cfg, _ := model.Preset("tiny")
@@ -167,6 +172,9 @@ func main() {
 		// comparable); taken before the floor's traced rerun, which holds
 		// every product's operands
 		"peak_rss_mb": report.Round(report.PeakRSSMB(), 1),
+	}
+	if *peakProfile != "" {
+		out["peak_live_heap_mb"] = report.Round(peakLive(), 1)
 	}
 	if *floor {
 		gemmFloor(out, *threads, int(generated.Load()), func() {
