@@ -136,18 +136,32 @@ func (s *Searcher) Search(srcs [][]int32, prefix []int32) [][]Hypothesis {
 	// the larger of the encoder's and a step's buffers, not their sum. The
 	// recomputing fallback reads the encoder output at every step, so it
 	// keeps it in a graph of its own.
+	//
+	// The arena is emptied before the encoder and again before the first
+	// step: the encoder's buffers (batch × width rows) and the steps'
+	// (rows × beam) hardly fit one another's size classes, and an arena
+	// caching both for the whole batch held the encoder's largest use
+	// through every step, and the steps' through the next encoder, in each
+	// decoder of a pool. Allocating them again per batch costs little: a
+	// batch decodes for about a second.
 	eg := s.encG
+	s.encG.Reset()
 	if s.st.incremental() {
 		eg = s.g
+		s.g.ResetAndDrop()
+	} else {
+		s.g.Reset()
 	}
-	s.encG.Reset()
-	s.g.Reset()
 	if s.short != nil {
 		s.g.SetOutputRows(engine.NewRowSubset(s.short.Rows(srcs)))
 	}
 	encs := s.st.encode(eg, src, b, width)
 	rows := b * s.opt.rowsPerSentence()
 	s.st.start(eg, encs, rows, len(prefix)+longest)
+	if s.st.incremental() {
+		// the state owns copies of what it needs of the encoder output
+		s.g.ResetAndDrop()
+	}
 	for _, t := range prefix[:len(prefix)-1] {
 		s.step(fill(b, t))
 	}

@@ -168,6 +168,24 @@ func (a *arena) trim() {
 	}
 }
 
+// dropFree drops every free buffer (the garbage collector reclaims them)
+// and forgets the peaks of use, so that the next steps' use sets them
+// again; it returns the bytes dropped.
+func (a *arena) dropFree() int {
+	n := 0
+	for c, list := range a.free {
+		n += 4 * c * len(list)
+		clear(list)
+	}
+	clear(a.free)
+	clear(a.lastUse)
+	a.held -= n
+	a.peak, a.windowPeak = a.inUseBytes, a.inUseBytes
+	clear(a.classPeak)
+	clear(a.classPrev)
+	return n
+}
+
 // mark is the position of the next buffer handed out, for releaseSince.
 func (a *arena) mark() int { return len(a.inUse) }
 

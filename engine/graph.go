@@ -74,6 +74,17 @@ func (g *Graph) SetRNGState(seed, counter uint64) { g.seed, g.counter = seed, co
 // HeldBytes is the memory the arena holds (in use or cached).
 func (g *Graph) HeldBytes() int { return g.arena.held }
 
+// ResetAndDrop resets g and lets the garbage collector have every buffer
+// its arena cached: for a graph about to run work of another shape (a
+// decoding searcher moving from a batch's encoder, whose buffers are
+// sentence × length rows wide, to its steps, whose buffers are beam rows
+// wide, and back), so that it does not hold the cache of one phase while
+// running the other. It returns the bytes dropped.
+func (g *Graph) ResetAndDrop() int {
+	g.Reset()
+	return g.arena.dropFree()
+}
+
 // Reset forgets the tape and returns every intermediate buffer to the arena.
 // Tensors produced by this graph must not be used afterwards.
 func (g *Graph) Reset() {
