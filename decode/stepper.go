@@ -92,11 +92,12 @@ func (ms members) start(g *engine.Graph, encs []*model.EncoderOut, maxRows, maxL
 // step returns the (combined) next-token log-probabilities in g.
 func (ms members) step(g *engine.Graph, tokens []int32) *engine.Tensor {
 	if len(ms) == 1 {
-		return g.LogSoftmax(ms[0].step(g, tokens))
+		// the logits are not read again: normalized where they are
+		return g.LogSoftmaxInPlace(ms[0].step(g, tokens))
 	}
 	lps := make([]*engine.Tensor, len(ms))
 	for i, s := range ms {
-		lps[i] = g.LogSoftmax(s.step(g, tokens))
+		lps[i] = g.LogSoftmaxInPlace(s.step(g, tokens))
 	}
 	return g.LogMeanExp(lps...)
 }
