@@ -192,11 +192,20 @@ func embedTokens(g *engine.Graph, cfg *Config, e Embeddings, w *engine.Tensor, i
 // Forward runs the layer on x (B·S×D).
 func (l EncoderLayer) Forward(g *engine.Graph, x *engine.Tensor, b, s int, pad []bool) (*engine.Tensor, *engine.Tensor) {
 	var probs *engine.Tensor
+	mark := g.Mark()
 	x = l.AttnSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
 		var out *engine.Tensor
 		out, probs = l.Attn.Apply(g, h, b, s, pad, false)
 		return out
 	})
+	if !g.Recording() {
+		// at inference the attention's intermediates (queries, keys and
+		// values, context: 5 rows × D per token) are dead once the
+		// sub-layer is done; given back now, the feed-forward sub-layer
+		// (4 rows × D of hidden units) reuses them instead of adding to
+		// them
+		g.ReleaseSince(mark, x, probs)
+	}
 	x = l.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) })
 	return x, probs
 }
@@ -206,12 +215,18 @@ func (m *Transformer) Encode(g *engine.Graph, src []int32, b, s int, opt Collect
 	out := &EncoderOut{B: b, S: s, KeyPad: PadMask(src, m.cfg.PadID)}
 	x := m.embed(g, m.Emb.Src, src, s, 0)
 	out.Embedded = x
+	base := g.Mark()
 	for _, l := range m.Enc {
 		x = encoderLayer(g, opt, func() *engine.Tensor {
 			y, p := l.Forward(g, x, b, s, out.KeyPad)
 			collect(out, y, p, opt)
 			return y
 		})
+		if !g.Recording() && opt == (Collect{}) {
+			// nothing reads an earlier layer's output any more (the
+			// embedding stays: EncoderOut.Embedded)
+			g.ReleaseSince(base, x)
+		}
 	}
 	if m.cfg.EncoderFinalNorm() {
 		x = m.EncLN.Apply(g, x)
