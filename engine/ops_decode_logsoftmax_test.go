@@ -33,3 +33,62 @@ func TestLogSoftmaxInPlaceMatchesLogSoftmax(t *testing.T) {
 		}
 	}
 }
+
+// rowMax must find what LogSoftmax's loop finds, NaNs (passed over unless
+// first) and -Inf included, on the vector path and the Go one.
+func TestRowMaxMatchesLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	nan, inf := float32(math.NaN()), float32(math.Inf(-1))
+	for _, vec := range []bool{true, false} {
+		if vec && !haveAVX2FMA {
+			continue
+		}
+		for trial := 0; trial < 300; trial++ {
+			xs := make([]float32, 1+r.IntN(70))
+			for i := range xs {
+				switch r.IntN(8) {
+				case 0:
+					xs[i] = nan
+				case 1:
+					xs[i] = inf
+				default:
+					xs[i] = float32(r.NormFloat64())
+				}
+			}
+			want := xs[0]
+			for _, a := range xs {
+				if a > want {
+					want = a
+				}
+			}
+			got := rowMaxOn(xs, vec)
+			if math.Float32bits(got) != math.Float32bits(want) && !(got != got && want != want) {
+				t.Fatalf("vector %v, %v: max %v, the loop finds %v", vec, xs, got, want)
+			}
+		}
+	}
+}
+
+// subScalarOn must round each element once, as x - c does, on both paths.
+func TestSubScalarMatchesLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, vec := range []bool{true, false} {
+		if vec && !haveAVX2FMA {
+			continue
+		}
+		for trial := 0; trial < 100; trial++ {
+			xs := make([]float32, 1+r.IntN(40))
+			for i := range xs {
+				xs[i] = float32(r.NormFloat64() * 10)
+			}
+			c := float32(r.NormFloat64() * 3)
+			got := append([]float32(nil), xs...)
+			subScalarOn(got, c, vec)
+			for i, a := range xs {
+				if want := a - c; math.Float32bits(got[i]) != math.Float32bits(want) {
+					t.Fatalf("vector %v: element %d is %v, want %v", vec, i, got[i], want)
+				}
+			}
+		}
+	}
+}

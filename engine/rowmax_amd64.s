@@ -1,0 +1,53 @@
+#include "textflag.h"
+
+// func rowMaxAVX2(x *float32, n int, start float32) float32
+// The maximum of start and x[0:n] (n a positive multiple of 16) as
+// "if a > mx { mx = a }" finds it: each lane keeps its value unless the
+// element is greater (VMAXPS with the element first returns the second
+// operand, the lane, for NaN), so a NaN element is passed over as the Go
+// loop passes it over.
+TEXT ·rowMaxAVX2(SB), NOSPLIT, $0-28
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $4, CX
+	VBROADCASTSS start+16(FP), Y0
+	VMOVAPS Y0, Y1
+
+maxloop:
+	VMOVUPS (SI), Y2
+	VMOVUPS 32(SI), Y3
+	VMAXPS Y0, Y2, Y0
+	VMAXPS Y1, Y3, Y1
+	ADDQ $64, SI
+	DECQ CX
+	JNZ maxloop
+
+	VMAXPS Y0, Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X0, X1, X0
+	VPERMILPS $0x4e, X0, X1
+	VMAXPS X0, X1, X0
+	VPERMILPS $0xb1, X0, X1
+	VMAXPS X0, X1, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func subScalarAVX2(x *float32, n int, c float32)
+// x[j] -= c for j < n (n a positive multiple of 8).
+TEXT ·subScalarAVX2(SB), NOSPLIT, $0-20
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $3, CX
+	VBROADCASTSS c+16(FP), Y15
+
+subloop:
+	VMOVUPS (SI), Y0
+	VSUBPS Y15, Y0, Y0
+	VMOVUPS Y0, (SI)
+	ADDQ $32, SI
+	DECQ CX
+	JNZ subloop
+
+	VZEROUPPER
+	RET
