@@ -92,3 +92,35 @@ func TestSubScalarMatchesLoop(t *testing.T) {
 		}
 	}
 }
+
+// reluOn must give LinearReLU's bits: +0 for every element with the sign
+// bit set (-0 and negative NaNs included), the element otherwise.
+func TestReluMatchesBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.NaN()), -float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}
+	for _, vec := range []bool{true, false} {
+		if vec && !haveAVX2FMA {
+			continue
+		}
+		for trial := 0; trial < 100; trial++ {
+			xs := make([]float32, 1+r.IntN(40))
+			for i := range xs {
+				xs[i] = float32(r.NormFloat64())
+				if r.IntN(4) == 0 {
+					xs[i] = special[r.IntN(len(special))]
+				}
+			}
+			got := append([]float32(nil), xs...)
+			reluOn(got, vec)
+			for i, a := range xs {
+				want := a
+				if math.Float32bits(a)>>31 == 1 {
+					want = 0
+				}
+				if math.Float32bits(got[i]) != math.Float32bits(want) {
+					t.Fatalf("vector %v: relu(%v) = %v, want %v", vec, a, got[i], want)
+				}
+			}
+		}
+	}
+}

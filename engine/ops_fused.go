@@ -40,6 +40,10 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 	g.parallel(n, out, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			ys := y.Data[r*out : (r+1)*out]
+			if bias == nil { // inference: the product added it
+				relu(ys)
+				continue
+			}
 			for i, v := range ys {
 				if bias != nil {
 					v += bias[i]

@@ -51,3 +51,23 @@ subloop:
 
 	VZEROUPPER
 	RET
+
+// func reluAVX2(x *float32, n int)
+// x[j] = 0 where x[j]'s sign bit is set, as LinearReLU's
+// bits &^ (int32(bits) >> 31) does (n a positive multiple of 8).
+TEXT ·reluAVX2(SB), NOSPLIT, $0-16
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $3, CX
+
+reluloop:
+	VMOVDQU (SI), Y0
+	VPSRAD $31, Y0, Y1
+	VPANDN Y0, Y1, Y0
+	VMOVDQU Y0, (SI)
+	ADDQ $32, SI
+	DECQ CX
+	JNZ reluloop
+
+	VZEROUPPER
+	RET
