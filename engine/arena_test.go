@@ -84,3 +84,33 @@ func TestReleaseSince(t *testing.T) {
 	}()
 	NewGraph(1).ReleaseSince(0)
 }
+
+// ResetAndDrop must leave the arena holding nothing (a decoding searcher
+// moves from its encoder's buffers to its steps' and back), and the graph
+// must work as before afterwards.
+func TestResetAndDrop(t *testing.T) {
+	g := NewInference()
+	x := NewTensor(64, 32)
+	for i := range x.Data {
+		x.Data[i] = float32(i%7) - 3
+	}
+	w := NewTensor(16, 32)
+	for i := range w.Data {
+		w.Data[i] = float32(i%5) / 5
+	}
+	want := append([]float32(nil), g.Linear(x, w, nil).Data...)
+	g.Reset()
+	if g.HeldBytes() == 0 {
+		t.Fatal("the arena holds nothing after a product and a Reset: the test shows nothing")
+	}
+	held := g.HeldBytes()
+	if dropped := g.ResetAndDrop(); dropped != held || g.HeldBytes() != 0 {
+		t.Fatalf("ResetAndDrop dropped %d bytes of %d, holds %d", dropped, held, g.HeldBytes())
+	}
+	got := g.Linear(x, w, nil).Data
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("after ResetAndDrop element %d is %v, was %v", i, got[i], want[i])
+		}
+	}
+}
