@@ -75,3 +75,45 @@ func TestAddDropoutIsAddOfDropout(t *testing.T) {
 		gradCheck(t, "AddDropout", in, func(g *Graph) *Tensor { return g.AddDropout(x, f, p) })
 	}
 }
+
+func TestAddDropoutNormIsChain(t *testing.T) {
+	r := NewRNG(33)
+	for _, cols := range []int{64, 50} { // whole mask words per row, and the unfused fallback
+		x, f := param(r, "x", 37, cols), param(r, "f", 37, cols)
+		gain, bias := param(r, "gain", cols), param(r, "bias", cols)
+		in := []*Tensor{x, f, gain, bias}
+		// both outputs feed the result, as in a pre-norm stack (the
+		// residual stream and the next sublayer's input)
+		fused := func(p float32) buildFn {
+			return func(g *Graph) *Tensor {
+				y, n := g.AddDropoutNorm(x, f, p, gain, bias)
+				return g.Add(g.Mul(y, y), n)
+			}
+		}
+		chain := func(p float32) buildFn {
+			return func(g *Graph) *Tensor {
+				// the norm before y's other consumer, as in the stack:
+				// y's gradient then sums the same terms in the same order
+				y := g.AddDropout(x, f, p)
+				n := g.LayerNorm(y, gain, bias)
+				return g.Add(g.Mul(y, y), n)
+			}
+		}
+		for _, p := range []float32{0, 0.3} {
+			for _, th := range []int{1, 2, 3} {
+				sameBits(t, "AddDropoutNorm", runChain(th, in, fused(p)), runChain(th, in, chain(p)))
+			}
+			gradCheck(t, "AddDropoutNorm", in, fused(p))
+			// the norm alone (post-norm: y has no other consumer)
+			sameBits(t, "AddDropoutNorm (norm only)",
+				runChain(2, in, func(g *Graph) *Tensor { _, n := g.AddDropoutNorm(x, f, p, gain, bias); return n }),
+				runChain(2, in, func(g *Graph) *Tensor { return g.LayerNorm(g.AddDropout(x, f, p), gain, bias) }))
+		}
+	}
+	// without gain and bias (the parameter-free norm)
+	x, f := param(r, "x", 9, 32), param(r, "f", 9, 32)
+	gradCheck(t, "AddDropoutNorm (no affine)", []*Tensor{x, f}, func(g *Graph) *Tensor {
+		y, n := g.AddDropoutNorm(x, f, 0.2, nil, nil)
+		return g.Add(y, n)
+	})
+}

@@ -128,7 +128,6 @@ func rowStats(xs []float32) (mean, rstd float64) {
 // dx, formed as sumColumns2 and the per-row formula always formed them
 // (the same sums in the same order), so bit for bit the former two passes.
 func (g *Graph) layerNormBackward(x, gain, bias *Tensor, dy, mean, rstd []float32) {
-	d, n := x.Cols(), x.Rows()
 	var dg, db, dx []float32
 	if gain != nil && gain.needGrad {
 		dg = g.grad(gain)
@@ -142,6 +141,15 @@ func (g *Graph) layerNormBackward(x, gain, bias *Tensor, dy, mean, rstd []float3
 	if dg == nil && db == nil && dx == nil {
 		return
 	}
+	g.layerNormBackwardRows(x, gain, bias, dy, mean, rstd, dg, db, dx, nil)
+}
+
+// layerNormBackwardRows adds LayerNorm's gradients to dg, db and dx (any
+// may be nil), one row at a time; after(r), when not nil, runs once row r's
+// dx is complete, while the row is still in cache (AddDropoutNorm goes on
+// back through the residual and the dropout there).
+func (g *Graph) layerNormBackwardRows(x, gain, bias *Tensor, dy, mean, rstd, dg, db, dx []float32, after func(r int)) {
+	d, n := x.Cols(), x.Rows()
 	var gs []float32
 	if gain != nil {
 		gs = gain.Data[:d]
@@ -164,6 +172,9 @@ func (g *Graph) layerNormBackward(x, gain, bias *Tensor, dy, mean, rstd []float3
 		}
 		if dx != nil {
 			lnRowDx(dx[r*d:(r+1)*d], ds, hs, gs, gbuf[ch*d:(ch+1)*d], rstd[r])
+		}
+		if after != nil {
+			after(r)
 		}
 	})
 	g.arena.recycle(hbuf)

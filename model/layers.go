@@ -179,26 +179,47 @@ type Sublayer struct {
 
 // Apply runs the wrapped sub-network f.
 func (s Sublayer) Apply(g *engine.Graph, x *engine.Tensor, f func(*engine.Tensor) *engine.Tensor) *engine.Tensor {
-	var y *engine.Tensor
+	y, _ := s.ApplyNext(g, x, nil, f, nil)
+	return y
+}
+
+// ApplyNext is Apply followed, when next is a pre-norm sublayer, by next's
+// norm of the result: yn = next.LN(y), which next.ApplyNext then takes as
+// its xn. While training, the residual, its dropout and that norm are one
+// pass (engine.AddDropoutNorm), as are a post-norm sublayer's own residual
+// and norm; otherwise (inference, or a norm that cannot be fused) yn is
+// nil and the next sublayer normalises its input itself. The results are
+// the unfused chain's bit for bit.
+func (s Sublayer) ApplyNext(g *engine.Graph, x, xn *engine.Tensor, f func(*engine.Tensor) *engine.Tensor, next *Sublayer) (y, yn *engine.Tensor) {
 	switch s.Norm {
 	case NormPost:
 		y = f(x)
 	case NormPre:
-		y = f(s.LN.Apply(g, x))
+		if xn == nil {
+			xn = s.LN.Apply(g, x)
+		}
+		y = f(xn)
 	case NormSwapPre:
 		y = s.LN.Apply(g, f(x))
 	default:
 		panic(fmt.Sprintf("model: norm placement %q", s.Norm))
 	}
-	if s.Residual { // x + Drop(y) in one pass
+	fuse := g.Recording() && s.Residual
+	switch {
+	case fuse && s.Norm == NormPost:
+		_, y = g.AddDropoutNorm(x, y, s.Dropout, s.LN.Gain, s.LN.Bias)
+		return y, nil
+	case fuse && next != nil && next.Norm == NormPre:
+		return g.AddDropoutNorm(x, y, s.Dropout, next.LN.Gain, next.LN.Bias)
+	case s.Residual: // x + Drop(y) in one pass
 		y = g.AddDropout(x, y, s.Dropout)
-	} else {
+	default:
 		y = g.Dropout(y, s.Dropout)
 	}
 	if s.Norm == NormPost {
 		y = s.LN.Apply(g, y)
 	}
-	return y
+	return y, nil
 }
 
 func newSublayer(b *builder, prefix string, norm Norm, residual bool) Sublayer {

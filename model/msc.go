@@ -115,13 +115,13 @@ func (l MSCEncoderLayer) Forward(g *engine.Graph, x *engine.Tensor, c contextMem
 	}
 	kv := l.Ctx.Memory(g, c)
 	var probs *engine.Tensor
-	x = l.AttnSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+	x, xn := l.AttnSub.ApplyNext(g, x, nil, func(h *engine.Tensor) *engine.Tensor {
 		var ah *engine.Tensor
 		ah, probs = l.Attn.Apply(g, h, b, s, pad, false)
 		fused, _ := l.Ctx.Apply(g, h, ah, kv, c, b, s)
 		return fused
-	})
-	x = l.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) })
+	}, &l.FFNSub)
+	x, _ = l.FFNSub.ApplyNext(g, x, xn, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) }, nil)
 	return x, probs
 }
 

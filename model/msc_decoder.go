@@ -9,19 +9,19 @@ func (l MSCDecoderLayer) Forward(g *engine.Graph, x, mem *engine.Tensor, c conte
 	if l.Ctx == nil {
 		return l.DecoderLayer.Forward(g, x, mem, b, t, s, memPad)
 	}
-	x = l.SelfSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+	x, xn := l.SelfSub.ApplyNext(g, x, nil, func(h *engine.Tensor) *engine.Tensor {
 		var o *engine.Tensor
 		o, selfP = l.Self.Apply(g, h, b, t, nil, true)
 		return o
-	})
+	}, &l.CrossSub)
 	kv, kvc := l.Cross.Memory(g, mem), l.Ctx.Memory(g, c)
-	x = l.CrossSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+	x, xn = l.CrossSub.ApplyNext(g, x, xn, func(h *engine.Tensor) *engine.Tensor {
 		var ah *engine.Tensor
 		ah, crossP = l.Cross.Apply(g, h, kv, b, t, s, memPad)
 		fused, _ := l.Ctx.Apply(g, h, ah, kvc, c, b, t)
 		return fused
-	})
-	y = l.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) })
+	}, &l.FFNSub)
+	y, _ = l.FFNSub.ApplyNext(g, x, xn, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) }, nil)
 	return y, selfP, crossP
 }
 

@@ -193,20 +193,20 @@ func embedTokens(g *engine.Graph, cfg *Config, e Embeddings, w *engine.Tensor, i
 func (l EncoderLayer) Forward(g *engine.Graph, x *engine.Tensor, b, s int, pad []bool) (*engine.Tensor, *engine.Tensor) {
 	var probs *engine.Tensor
 	mark := g.Mark()
-	x = l.AttnSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+	x, xn := l.AttnSub.ApplyNext(g, x, nil, func(h *engine.Tensor) *engine.Tensor {
 		var out *engine.Tensor
 		out, probs = l.Attn.Apply(g, h, b, s, pad, false)
 		return out
-	})
+	}, &l.FFNSub)
 	if !g.Recording() {
 		// at inference the attention's intermediates (queries, keys and
 		// values, context: 5 rows × D per token) are dead once the
 		// sub-layer is done; given back now, the feed-forward sub-layer
 		// (4 rows × D of hidden units) reuses them instead of adding to
-		// them
+		// them (xn is nil at inference: nothing fuses)
 		g.ReleaseSince(mark, x, probs)
 	}
-	x = l.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) })
+	x, _ = l.FFNSub.ApplyNext(g, x, xn, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) }, nil)
 	return x, probs
 }
 
@@ -285,18 +285,18 @@ func collect(out *EncoderOut, x, p *engine.Tensor, opt Collect) {
 
 // Forward runs the decoder layer with teacher forcing over t steps.
 func (l DecoderLayer) Forward(g *engine.Graph, x, mem *engine.Tensor, b, t, s int, memPad []bool) (y, selfP, crossP *engine.Tensor) {
-	x = l.SelfSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+	x, xn := l.SelfSub.ApplyNext(g, x, nil, func(h *engine.Tensor) *engine.Tensor {
 		var o *engine.Tensor
 		o, selfP = l.Self.Apply(g, h, b, t, nil, true)
 		return o
-	})
+	}, &l.CrossSub)
 	kv := l.Cross.Memory(g, mem)
-	x = l.CrossSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor {
+	x, xn = l.CrossSub.ApplyNext(g, x, xn, func(h *engine.Tensor) *engine.Tensor {
 		var o *engine.Tensor
 		o, crossP = l.Cross.Apply(g, h, kv, b, t, s, memPad)
 		return o
-	})
-	y = l.FFNSub.Apply(g, x, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) })
+	}, &l.FFNSub)
+	y, _ = l.FFNSub.ApplyNext(g, x, xn, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) }, nil)
 	return y, selfP, crossP
 }
 
