@@ -155,3 +155,70 @@ t8store:
 	VMOVUPS Y1, (DI)
 	VZEROUPPER
 	RET
+
+// func attnDotTile2x4(k int, a0, a1, b *float32, ldb int, c0, c1 *float32, alpha float32)
+//
+// c_r[j] = alpha·Σ_{p<k} a_r[p]·b[j·ldb + p], r = 0, 1, j = 0..3: C = A·Bᵀ
+// with both operands' rows read in place (Kᵀ and Vᵀ without a packed
+// copy). k must be a positive multiple of 8. Each of the 8 accumulators
+// holds one output's 8 lane sums; horizontal adds reduce them at the end,
+// so an output sums its lanes in a fixed order (lane pairs, then halves).
+TEXT ·attnDotTile2x4(SB), NOSPLIT, $0-60
+	MOVQ k+0(FP), CX
+	MOVQ a0+8(FP), SI
+	MOVQ a1+16(FP), DI
+	MOVQ b+24(FP), BX
+	MOVQ ldb+32(FP), R9
+	SHLQ $2, R9
+	LEAQ (BX)(R9*1), R10  // row 1 of B
+	LEAQ (R10)(R9*1), R11 // row 2
+	LEAQ (R11)(R9*1), R12 // row 3
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ AX, AX
+
+d4loop:
+	VMOVUPS (SI)(AX*4), Y8
+	VMOVUPS (DI)(AX*4), Y9
+	VMOVUPS (BX)(AX*4), Y10
+	VMOVUPS (R10)(AX*4), Y11
+	VMOVUPS (R11)(AX*4), Y12
+	VMOVUPS (R12)(AX*4), Y13
+	VFMADD231PS Y10, Y8, Y0
+	VFMADD231PS Y11, Y8, Y1
+	VFMADD231PS Y12, Y8, Y2
+	VFMADD231PS Y13, Y8, Y3
+	VFMADD231PS Y10, Y9, Y4
+	VFMADD231PS Y11, Y9, Y5
+	VFMADD231PS Y12, Y9, Y6
+	VFMADD231PS Y13, Y9, Y7
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT d4loop
+
+	// [s0 s1 s2 s3] in each half, then the halves added
+	VHADDPS Y1, Y0, Y0
+	VHADDPS Y3, Y2, Y2
+	VHADDPS Y2, Y0, Y0
+	VHADDPS Y5, Y4, Y4
+	VHADDPS Y7, Y6, Y6
+	VHADDPS Y6, Y4, Y4
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VEXTRACTF128 $1, Y4, X5
+	VADDPS X5, X4, X4
+	VBROADCASTSS alpha+56(FP), X8
+	VMULPS X8, X0, X0
+	VMULPS X8, X4, X4
+	MOVQ c0+40(FP), SI
+	MOVQ c1+48(FP), DI
+	VMOVUPS X0, (SI)
+	VMOVUPS X4, (DI)
+	VZEROUPPER
+	RET

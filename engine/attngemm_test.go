@@ -104,3 +104,42 @@ func BenchmarkAttnProducts(b *testing.B) {
 		b.ReportMetric(flop*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 	})
 }
+
+// attnGemmT (C = alpha·A·Bᵀ, both operands read by rows) against a float64
+// loop: the 2×4 tiles, the Go tail and inner widths the tiles do not take,
+// odd row counts and the causal band, with and without the assembly.
+func TestAttnGemmTMatchesLoop(t *testing.T) {
+	defer func(h bool) { attnTiles = h }(attnTiles)
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, asm := range []bool{attnTiles, false} {
+		attnTiles = asm
+		for _, sh := range [][3]int{{1, 1, 8}, {2, 4, 8}, {3, 7, 16}, {7, 45, 64}, {32, 32, 64}, {33, 30, 24}, {5, 9, 5}, {4, 6, 0}} {
+			m, n, k := sh[0], sh[1], sh[2]
+			for _, kind := range []bandKind{bandNone, bandCols} {
+				bd := band{kind, r.IntN(3) - 1 + max(0, n-m)}
+				lda, ldb, ldc := k+3, k+5, n+1
+				a, b, c := randVec(r, m*lda), randVec(r, n*ldb), randVec(r, m*ldc)
+				before := append([]float32(nil), c...)
+				attnGemmT(m, n, k, 0.7, a, lda, b, ldb, c, ldc, bd)
+				for i := 0; i < m; i++ {
+					for j := 0; j < n; j++ {
+						if kind == bandCols && j > i+bd.off {
+							continue
+						}
+						var want float64
+						for p := 0; p < k; p++ {
+							want += float64(a[i*lda+p]) * float64(b[j*ldb+p])
+						}
+						want *= 0.7
+						if got := c[i*ldc+j]; math.Abs(float64(got)-want) > 1e-5*(1+math.Abs(want)) {
+							t.Fatalf("asm %v %d×%d×%d band %v: C[%d,%d] = %g, want %g", asm, m, n, k, bd, i, j, got, want)
+						}
+					}
+					if j := n; i*ldc+j < len(c) && c[i*ldc+j] != before[i*ldc+j] {
+						t.Fatalf("asm %v %d×%d×%d: wrote past the row at C[%d,%d]", asm, m, n, k, i, j)
+					}
+				}
+			}
+		}
+	}
+}
