@@ -177,6 +177,10 @@ type Sublayer struct {
 	Residual bool
 }
 
+// fuseResidualNorm: ApplyNext fuses residuals with norms while training
+// (tests turn it off to compare with the unfused chain).
+var fuseResidualNorm = true
+
 // Apply runs the wrapped sub-network f.
 func (s Sublayer) Apply(g *engine.Graph, x *engine.Tensor, f func(*engine.Tensor) *engine.Tensor) *engine.Tensor {
 	y, _ := s.ApplyNext(g, x, nil, f, nil)
@@ -204,7 +208,7 @@ func (s Sublayer) ApplyNext(g *engine.Graph, x, xn *engine.Tensor, f func(*engin
 	default:
 		panic(fmt.Sprintf("model: norm placement %q", s.Norm))
 	}
-	fuse := g.Recording() && s.Residual
+	fuse := fuseResidualNorm && g.Recording() && s.Residual
 	switch {
 	case fuse && s.Norm == NormPost:
 		_, y = g.AddDropoutNorm(x, y, s.Dropout, s.LN.Gain, s.LN.Bias)

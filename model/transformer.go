@@ -191,9 +191,17 @@ func embedTokens(g *engine.Graph, cfg *Config, e Embeddings, w *engine.Tensor, i
 
 // Forward runs the layer on x (B·S×D).
 func (l EncoderLayer) Forward(g *engine.Graph, x *engine.Tensor, b, s int, pad []bool) (*engine.Tensor, *engine.Tensor) {
-	var probs *engine.Tensor
+	y, _, probs := l.forwardNext(g, x, nil, b, s, pad, nil)
+	return y, probs
+}
+
+// forwardNext is Forward given x's norm xn when the layer below computed
+// it (nil otherwise), returning next's norm of the output as well when the
+// two fuse (Sublayer.ApplyNext; next nil: no sublayer follows, or none
+// known).
+func (l EncoderLayer) forwardNext(g *engine.Graph, x, xn *engine.Tensor, b, s int, pad []bool, next *Sublayer) (y, yn, probs *engine.Tensor) {
 	mark := g.Mark()
-	x, xn := l.AttnSub.ApplyNext(g, x, nil, func(h *engine.Tensor) *engine.Tensor {
+	x, xn = l.AttnSub.ApplyNext(g, x, xn, func(h *engine.Tensor) *engine.Tensor {
 		var out *engine.Tensor
 		out, probs = l.Attn.Apply(g, h, b, s, pad, false)
 		return out
@@ -203,11 +211,24 @@ func (l EncoderLayer) Forward(g *engine.Graph, x *engine.Tensor, b, s int, pad [
 		// values, context: 5 rows × D per token) are dead once the
 		// sub-layer is done; given back now, the feed-forward sub-layer
 		// (4 rows × D of hidden units) reuses them instead of adding to
-		// them (xn is nil at inference: nothing fuses)
+		// them (xn and yn are nil at inference: nothing fuses)
 		g.ReleaseSince(mark, x, probs)
 	}
-	x, _ = l.FFNSub.ApplyNext(g, x, xn, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) }, nil)
-	return x, probs
+	y, yn = l.FFNSub.ApplyNext(g, x, xn, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) }, next)
+	return y, yn, probs
+}
+
+// nextSublayer is the sublayer that takes layer i's output in a stack of n
+// layers whose first sublayers are first(j): layer i+1's, or for the top
+// layer the stack's final norm (as a pre-norm sublayer) when it has one.
+func nextSublayer(i, n int, first func(j int) *Sublayer, finalNorm bool, ln LayerNorm) *Sublayer {
+	switch {
+	case i+1 < n:
+		return first(i + 1)
+	case finalNorm:
+		return &Sublayer{Norm: NormPre, LN: ln}
+	}
+	return nil
 }
 
 // Encode implements Model.
@@ -216,9 +237,13 @@ func (m *Transformer) Encode(g *engine.Graph, src []int32, b, s int, opt Collect
 	x := m.embed(g, m.Emb.Src, src, s, 0)
 	out.Embedded = x
 	base := g.Mark()
-	for _, l := range m.Enc {
+	var xn *engine.Tensor // x's norm, when the layer below fused it
+	first := func(j int) *Sublayer { return &m.Enc[j].AttnSub }
+	for i, l := range m.Enc {
+		next := nextSublayer(i, len(m.Enc), first, m.cfg.EncoderFinalNorm(), m.EncLN)
 		x = encoderLayer(g, opt, func() *engine.Tensor {
-			y, p := l.Forward(g, x, b, s, out.KeyPad)
+			var y, p *engine.Tensor
+			y, xn, p = l.forwardNext(g, x, xn, b, s, out.KeyPad, next)
 			collect(out, y, p, opt)
 			return y
 		})
@@ -229,7 +254,10 @@ func (m *Transformer) Encode(g *engine.Graph, src []int32, b, s int, opt Collect
 		}
 	}
 	if m.cfg.EncoderFinalNorm() {
-		x = m.EncLN.Apply(g, x)
+		if xn == nil {
+			xn = m.EncLN.Apply(g, x)
+		}
+		x = xn
 	}
 	out.Out = x
 	out.Memories = make([]*engine.Tensor, len(m.Dec))
@@ -242,8 +270,17 @@ func (m *Transformer) Encode(g *engine.Graph, src []int32, b, s int, opt Collect
 // decoderTop is the top of every architecture's decoder: the final norm of
 // a pre or swap-pre stack, then the output projection.
 func decoderTop(g *engine.Graph, cfg *Config, ln LayerNorm, emb Embeddings, x *engine.Tensor) *engine.Tensor {
+	return decoderTopNormed(g, cfg, ln, emb, x, nil)
+}
+
+// decoderTopNormed is decoderTop given x's final norm xn when the top layer
+// computed it (nil otherwise).
+func decoderTopNormed(g *engine.Graph, cfg *Config, ln LayerNorm, emb Embeddings, x, xn *engine.Tensor) *engine.Tensor {
 	if cfg.DecoderFinalNorm() {
-		x = ln.Apply(g, x)
+		if xn == nil {
+			xn = ln.Apply(g, x)
+		}
+		x = xn
 	}
 	return g.OutputLinear(x, emb.Out)
 }
@@ -285,7 +322,15 @@ func collect(out *EncoderOut, x, p *engine.Tensor, opt Collect) {
 
 // Forward runs the decoder layer with teacher forcing over t steps.
 func (l DecoderLayer) Forward(g *engine.Graph, x, mem *engine.Tensor, b, t, s int, memPad []bool) (y, selfP, crossP *engine.Tensor) {
-	x, xn := l.SelfSub.ApplyNext(g, x, nil, func(h *engine.Tensor) *engine.Tensor {
+	y, _, selfP, crossP = l.forwardNext(g, x, nil, mem, b, t, s, memPad, nil)
+	return y, selfP, crossP
+}
+
+// forwardNext is Forward given x's norm xn when the layer below computed
+// it, returning next's norm of the output when the two fuse (as
+// EncoderLayer.forwardNext).
+func (l DecoderLayer) forwardNext(g *engine.Graph, x, xn, mem *engine.Tensor, b, t, s int, memPad []bool, next *Sublayer) (y, yn, selfP, crossP *engine.Tensor) {
+	x, xn = l.SelfSub.ApplyNext(g, x, xn, func(h *engine.Tensor) *engine.Tensor {
 		var o *engine.Tensor
 		o, selfP = l.Self.Apply(g, h, b, t, nil, true)
 		return o
@@ -296,8 +341,8 @@ func (l DecoderLayer) Forward(g *engine.Graph, x, mem *engine.Tensor, b, t, s in
 		o, crossP = l.Cross.Apply(g, h, kv, b, t, s, memPad)
 		return o
 	}, &l.FFNSub)
-	y, _ = l.FFNSub.ApplyNext(g, x, xn, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) }, nil)
-	return y, selfP, crossP
+	y, yn = l.FFNSub.ApplyNext(g, x, xn, func(h *engine.Tensor) *engine.Tensor { return l.FFN.Apply(g, h) }, next)
+	return y, yn, selfP, crossP
 }
 
 // Decode implements Model. Target padding needs no mask: padded positions
@@ -308,11 +353,14 @@ func (m *Transformer) Decode(g *engine.Graph, enc *EncoderOut, tgtIn []int32, t 
 	b := enc.B
 	x := m.embed(g, m.Emb.Tgt, tgtIn, t, 0)
 	out := &DecoderOut{}
+	var xn *engine.Tensor // x's norm, when the layer below fused it
+	first := func(j int) *Sublayer { return &m.Dec[j].SelfSub }
 	for i, l := range m.Dec {
 		var sp, cp *engine.Tensor
-		x, sp, cp = l.Forward(g, x, enc.Memories[i], b, t, enc.S, enc.KeyPad)
+		next := nextSublayer(i, len(m.Dec), first, m.cfg.DecoderFinalNorm(), m.DecLN)
+		x, xn, sp, cp = l.forwardNext(g, x, xn, enc.Memories[i], b, t, enc.S, enc.KeyPad, next)
 		out.record(opt, x, sp, cp)
 	}
-	out.Logits = decoderTop(g, &m.cfg, m.DecLN, m.Emb, x)
+	out.Logits = decoderTopNormed(g, &m.cfg, m.DecLN, m.Emb, x, xn)
 	return out
 }
