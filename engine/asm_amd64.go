@@ -21,3 +21,17 @@ func dotRowsAVX2(q *float32, dh int, base *float32, idx *int32, n int, stride in
 
 //go:noescape
 func axpyRowsAVX2(out *float32, dh int, base *float32, idx *int32, p *float32, n int, stride int)
+
+// sum4AVX2, sqdev4AVX2, lnSums4AVX2 and lnDx4AVX2 are in norm_amd64.s.
+//
+//go:noescape
+func sum4AVX2(x *float32, n int, out *[4]float64)
+
+//go:noescape
+func sqdev4AVX2(x *float32, n int, mean float64, out *[4]float64)
+
+//go:noescape
+func lnSums4AVX2(gd, h *float32, n int, out *[8]float64)
+
+//go:noescape
+func lnDx4AVX2(dx, gd, h *float32, n int, m1, m2, rs float64)

@@ -15,3 +15,15 @@ func dotRowsAVX2(q *float32, dh int, base *float32, idx *int32, n int, stride in
 func axpyRowsAVX2(out *float32, dh int, base *float32, idx *int32, p *float32, n int, stride int) {
 	panic("engine: axpyRowsAVX2 without amd64")
 }
+
+func sum4AVX2(x *float32, n int, out *[4]float64) { panic("engine: sum4AVX2 without amd64") }
+
+func sqdev4AVX2(x *float32, n int, mean float64, out *[4]float64) {
+	panic("engine: sqdev4AVX2 without amd64")
+}
+
+func lnSums4AVX2(gd, h *float32, n int, out *[8]float64) { panic("engine: lnSums4AVX2 without amd64") }
+
+func lnDx4AVX2(dx, gd, h *float32, n int, m1, m2, rs float64) {
+	panic("engine: lnDx4AVX2 without amd64")
+}

@@ -91,29 +91,43 @@ func affine(ys []float32, gain, bias *Tensor) {
 	}
 }
 
+// normAsm: LayerNorm's row arithmetic runs in AVX2 (norm_amd64.s), bit for
+// bit the Go loops' (tests turn it off to compare).
+var normAsm = haveAVX2FMA
+
 // rowStats returns a row's mean and 1/sqrt(variance + eps) in float64,
 // with four partial sums per pass: a single accumulator made the sums
-// latency-bound.
+// latency-bound. The sums are the arithmetic of LayerNorm's forward pass,
+// not its memory traffic (fusing its passes with the residual's measured
+// no faster), so with AVX2 the four partial sums are one vector's lanes.
 func rowStats(xs []float32) (mean, rstd float64) {
 	var s [4]float64
 	n := len(xs) &^ 3
-	for j := 0; j < n; j += 4 {
-		s[0] += float64(xs[j])
-		s[1] += float64(xs[j+1])
-		s[2] += float64(xs[j+2])
-		s[3] += float64(xs[j+3])
+	if normAsm && n > 0 {
+		sum4AVX2(&xs[0], n, &s)
+	} else {
+		for j := 0; j < n; j += 4 {
+			s[0] += float64(xs[j])
+			s[1] += float64(xs[j+1])
+			s[2] += float64(xs[j+2])
+			s[3] += float64(xs[j+3])
+		}
 	}
 	for j := n; j < len(xs); j++ {
 		s[0] += float64(xs[j])
 	}
 	mean = ((s[0] + s[1]) + (s[2] + s[3])) / float64(len(xs))
 	s = [4]float64{}
-	for j := 0; j < n; j += 4 {
-		d0, d1, d2, d3 := float64(xs[j])-mean, float64(xs[j+1])-mean, float64(xs[j+2])-mean, float64(xs[j+3])-mean
-		s[0] += d0 * d0
-		s[1] += d1 * d1
-		s[2] += d2 * d2
-		s[3] += d3 * d3
+	if normAsm && n > 0 {
+		sqdev4AVX2(&xs[0], n, mean, &s)
+	} else {
+		for j := 0; j < n; j += 4 {
+			d0, d1, d2, d3 := float64(xs[j])-mean, float64(xs[j+1])-mean, float64(xs[j+2])-mean, float64(xs[j+3])-mean
+			s[0] += d0 * d0
+			s[1] += d1 * d1
+			s[2] += d2 * d2
+			s[3] += d3 * d3
+		}
 	}
 	for j := n; j < len(xs); j++ {
 		dv := float64(xs[j]) - mean
@@ -199,6 +213,10 @@ func lnRowDx(dxs, ds, hs, gs, gd []float32, rstd float32) {
 	// only the sums' rounding moves, by parts in 2⁻⁵³)
 	var a, b [4]float64
 	n4 := d &^ 3
+	if normAsm && n4 > 0 {
+		lnRowDxAVX2(dxs, gd, hs, n4, &a, &b, rstd)
+		return
+	}
 	for j := 0; j < n4; j += 4 {
 		g0, g1, g2, g3 := float64(gd[j]), float64(gd[j+1]), float64(gd[j+2]), float64(gd[j+3])
 		a[0] += g0
@@ -219,5 +237,26 @@ func lnRowDx(dxs, ds, hs, gs, gd []float32, rstd float32) {
 	rs := float64(rstd)
 	for j, dv := range gd {
 		dxs[j] += float32(rs * (float64(dv) - m1 - float64(hs[j])*m2))
+	}
+}
+
+// lnRowDxAVX2 is lnRowDx's sums and update with the first n4 elements (a
+// multiple of 4) in AVX2 and the rest in Go, in the Go loops' order.
+func lnRowDxAVX2(dxs, gd, hs []float32, n4 int, a, b *[4]float64, rstd float32) {
+	d := len(gd)
+	var ab [8]float64
+	lnSums4AVX2(&gd[0], &hs[0], n4, &ab)
+	copy(a[:], ab[:4])
+	copy(b[:], ab[4:])
+	for j := n4; j < d; j++ {
+		a[0] += float64(gd[j])
+		b[0] += float64(gd[j]) * float64(hs[j])
+	}
+	m1 := ((a[0] + a[1]) + (a[2] + a[3])) / float64(d)
+	m2 := ((b[0] + b[1]) + (b[2] + b[3])) / float64(d)
+	rs := float64(rstd)
+	lnDx4AVX2(&dxs[0], &gd[0], &hs[0], n4, m1, m2, rs)
+	for j := n4; j < d; j++ {
+		dxs[j] += float32(rs * (float64(gd[j]) - m1 - float64(hs[j])*m2))
 	}
 }

@@ -1,0 +1,119 @@
+#include "textflag.h"
+
+// LayerNorm's float64 row arithmetic (ops_norm.go), 4 lanes at a time.
+// Each lane k accumulates the elements j ≡ k (mod 4) in order, with
+// separate multiplies and adds (no FMA), exactly as the Go loops' four
+// partial sums do, so the results are the Go code's bit for bit
+// (TestNormRowsMatchGo). n is a multiple of 4.
+
+// func sum4AVX2(x *float32, n int, out *[4]float64)
+TEXT ·sum4AVX2(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ out+16(FP), DI
+	VXORPD Y0, Y0, Y0
+	XORQ AX, AX
+	TESTQ CX, CX
+	JLE s4done
+
+s4loop:
+	VCVTPS2PD (SI)(AX*4), Y1
+	VADDPD Y1, Y0, Y0
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT s4loop
+
+s4done:
+	VMOVUPD Y0, (DI)
+	VZEROUPPER
+	RET
+
+// func sqdev4AVX2(x *float32, n int, mean float64, out *[4]float64)
+//
+// lanes of Σ (x_j - mean)²
+TEXT ·sqdev4AVX2(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSD mean+16(FP), Y2
+	MOVQ out+24(FP), DI
+	VXORPD Y0, Y0, Y0
+	XORQ AX, AX
+	TESTQ CX, CX
+	JLE q4done
+
+q4loop:
+	VCVTPS2PD (SI)(AX*4), Y1
+	VSUBPD Y2, Y1, Y1
+	VMULPD Y1, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT q4loop
+
+q4done:
+	VMOVUPD Y0, (DI)
+	VZEROUPPER
+	RET
+
+// func lnSums4AVX2(gd, h *float32, n int, out *[8]float64)
+//
+// out[0:4] lanes of Σ gd_j, out[4:8] lanes of Σ gd_j·h_j
+TEXT ·lnSums4AVX2(SB), NOSPLIT, $0-32
+	MOVQ gd+0(FP), SI
+	MOVQ h+8(FP), BX
+	MOVQ n+16(FP), CX
+	MOVQ out+24(FP), DI
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	XORQ AX, AX
+	TESTQ CX, CX
+	JLE l4done
+
+l4loop:
+	VCVTPS2PD (SI)(AX*4), Y2
+	VCVTPS2PD (BX)(AX*4), Y3
+	VADDPD Y2, Y0, Y0
+	VMULPD Y3, Y2, Y3
+	VADDPD Y3, Y1, Y1
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT l4loop
+
+l4done:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VZEROUPPER
+	RET
+
+// func lnDx4AVX2(dx, gd, h *float32, n int, m1, m2, rs float64)
+//
+// dx_j += float32(rs·((gd_j - m1) - h_j·m2))
+TEXT ·lnDx4AVX2(SB), NOSPLIT, $0-56
+	MOVQ dx+0(FP), DI
+	MOVQ gd+8(FP), SI
+	MOVQ h+16(FP), BX
+	MOVQ n+24(FP), CX
+	VBROADCASTSD m1+32(FP), Y4
+	VBROADCASTSD m2+40(FP), Y5
+	VBROADCASTSD rs+48(FP), Y6
+	XORQ AX, AX
+	TESTQ CX, CX
+	JLE x4done
+
+x4loop:
+	VCVTPS2PD (SI)(AX*4), Y0
+	VSUBPD Y4, Y0, Y0
+	VCVTPS2PD (BX)(AX*4), Y1
+	VMULPD Y5, Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VMULPD Y0, Y6, Y0
+	VCVTPD2PSY Y0, X0
+	VADDPS (DI)(AX*4), X0, X0
+	VMOVUPS X0, (DI)(AX*4)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT x4loop
+
+x4done:
+	VZEROUPPER
+	RET
