@@ -35,3 +35,6 @@ func lnSums4AVX2(gd, h *float32, n int, out *[8]float64)
 
 //go:noescape
 func lnDx4AVX2(dx, gd, h *float32, n int, m1, m2, rs float64)
+
+//go:noescape
+func lnBackRowAVX2(x, dy, h, accG, accB *float32, n int, m, rs float32)

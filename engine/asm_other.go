@@ -27,3 +27,7 @@ func lnSums4AVX2(gd, h *float32, n int, out *[8]float64) { panic("engine: lnSums
 func lnDx4AVX2(dx, gd, h *float32, n int, m1, m2, rs float64) {
 	panic("engine: lnDx4AVX2 without amd64")
 }
+
+func lnBackRowAVX2(x, dy, h, accG, accB *float32, n int, m, rs float32) {
+	panic("engine: lnBackRowAVX2 without amd64")
+}

@@ -117,3 +117,40 @@ x4loop:
 x4done:
 	VZEROUPPER
 	RET
+
+// func lnBackRowAVX2(x, dy, h, accG, accB *float32, n int, m, rs float32)
+//
+// Per element of a row, LayerNorm backward's float32 part: h = (x - m)·rs,
+// accG += dy·h, accB += dy (separate multiplies and adds, as the Go
+// loops). n is a multiple of 8.
+TEXT ·lnBackRowAVX2(SB), NOSPLIT, $0-56
+	MOVQ x+0(FP), SI
+	MOVQ dy+8(FP), DX
+	MOVQ h+16(FP), DI
+	MOVQ accG+24(FP), R8
+	MOVQ accB+32(FP), R9
+	MOVQ n+40(FP), CX
+	VBROADCASTSS m+48(FP), Y4
+	VBROADCASTSS rs+52(FP), Y5
+	XORQ AX, AX
+	TESTQ CX, CX
+	JLE b8done
+
+b8loop:
+	VMOVUPS (SI)(AX*4), Y0
+	VSUBPS Y4, Y0, Y0
+	VMULPS Y5, Y0, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	VMOVUPS (DX)(AX*4), Y1
+	VMULPS Y0, Y1, Y2
+	VADDPS (R8)(AX*4), Y2, Y2
+	VMOVUPS Y2, (R8)(AX*4)
+	VADDPS (R9)(AX*4), Y1, Y3
+	VMOVUPS Y3, (R9)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT b8loop
+
+b8done:
+	VZEROUPPER
+	RET

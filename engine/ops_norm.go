@@ -174,16 +174,7 @@ func (g *Graph) layerNormBackwardRows(x, gain, bias *Tensor, dy, mean, rstd, dg,
 	g.sumColumns2(dg, db, n, d, func(ch, r int, accG, accB []float32) {
 		ds, xs := dy[r*d:(r+1)*d], x.Data[r*d:(r+1)*d]
 		hs := hbuf[ch*d : (ch+1)*d]
-		normRow(hs, xs, mean[r], rstd[r])
-		if accG != nil {
-			accG = accG[:d]
-			for j, h := range hs {
-				accG[j] += ds[j] * h
-			}
-		}
-		if accB != nil {
-			axpy(accB, ds, 1)
-		}
+		lnBackRow(hs, xs, ds, accG, accB, mean[r], rstd[r])
 		if dx != nil {
 			lnRowDx(dx[r*d:(r+1)*d], ds, hs, gs, gbuf[ch*d:(ch+1)*d], rstd[r])
 		}
@@ -193,6 +184,29 @@ func (g *Graph) layerNormBackwardRows(x, gain, bias *Tensor, dy, mean, rstd, dg,
 	})
 	g.arena.recycle(hbuf)
 	g.arena.recycle(gbuf)
+}
+
+// lnBackRow writes row x's x̂ into hs and adds dy·x̂ and dy to the gain
+// and bias gradients' accumulators (either may be nil).
+func lnBackRow(hs, xs, ds, accG, accB []float32, m, rs float32) {
+	d := len(hs)
+	xs, ds = xs[:d], ds[:d]
+	n8 := 0
+	if normAsm && accG != nil && accB != nil && d >= 8 {
+		n8 = d &^ 7
+		accG, accB = accG[:d], accB[:d]
+		lnBackRowAVX2(&xs[0], &ds[0], &hs[0], &accG[0], &accB[0], n8, m, rs)
+	}
+	normRow(hs[n8:], xs[n8:], m, rs)
+	if accG != nil {
+		accG = accG[:d]
+		for j := n8; j < d; j++ {
+			accG[j] += ds[j] * hs[j]
+		}
+	}
+	if accB != nil {
+		axpy(accB[n8:d], ds[n8:], 1)
+	}
 }
 
 // lnRowDx adds one row's dx = rstd · (dĥ - mean(dĥ) - ĥ·mean(dĥ·ĥ)),
