@@ -7,6 +7,3 @@ func attnTile2x32(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *
 
 //go:noescape
 func attnTile2x8(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *float32, alpha float32, acc bool)
-
-//go:noescape
-func attnDotTile2x4(k int, a0, a1, b *float32, ldb int, c0, c1 *float32, alpha float32)

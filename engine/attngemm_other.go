@@ -9,7 +9,3 @@ func attnTile2x32(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *
 func attnTile2x8(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *float32, alpha float32, acc bool) {
 	panic("engine: attnTile2x8 without amd64")
 }
-
-func attnDotTile2x4(k int, a0, a1, b *float32, ldb int, c0, c1 *float32, alpha float32) {
-	panic("engine: attnDotTile2x4 without amd64")
-}

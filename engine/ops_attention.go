@@ -57,13 +57,15 @@ func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, prob
 	thr := uint32(float64(pDrop) * (1 << 32))
 	dscale := 1 / (1 - pDrop)
 	ib := o.bands(tq, tk)
-	g.parallel(b*h, tq*tk*dh, func(_, lo, hi int) {
+	packed := g.arena.get(g.chunks(b*h, tq*tk*dh) * dh * tk)
+	g.parallel(b*h, tq*tk*dh, func(chunk, lo, hi int) {
+		kt := packed[chunk*dh*tk : (chunk+1)*dh*tk]
 		for job := lo; job < hi; job++ {
 			bi, head := job/h, job%h
 			qo, ko, vo := bi*tq*ldq+q.Col+head*dh, bi*tk*ldk+k.Col+head*dh, bi*tk*ldv+v.Col+head*dh
 			p := probs.Data[job*tq*tk : (job+1)*tq*tk]
-			// S = scale·Q·Kᵀ, K read by rows in place
-			attnGemmT(tq, tk, dh, scale, q.T.Data[qo:], ldq, k.T.Data[ko:], ldk, p, tk, ib.cols)
+			transpose(kt, k.T.Data[ko:], tk, dh, ldk) // S = scale·Q·Kᵀ
+			attnGemm(tq, tk, dh, scale, q.T.Data[qo:], ldq, 1, kt, tk, p, tk, false, ib.cols)
 			maskedSoftmax(p, tq, tk, o.KeyPad, bi, o.Causal)
 			use := p
 			if pDrop > 0 {
@@ -80,6 +82,7 @@ func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, prob
 			attnGemm(tq, dh, tk, 1, use, tk, 1, v.T.Data[vo:], ldv, ctx.Data[bi*tq*d+head*dh:], d, false, ib.inner)
 		}
 	})
+	g.arena.recycle(packed)
 	g.push(ctx, func() {
 		if ctx.Grad == nil {
 			return
@@ -172,10 +175,11 @@ func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ct
 	// buffer, but each job writes only its own batch rows and head columns
 	// of each view, so jobs still never overlap.
 	ib := o.bands(tq, tk)
-	per := tq * tk // dP of one job
+	per := tq*tk + dh*tk // dP and the packed Vᵀ of one job
 	scratch := g.arena.get(g.chunks(b*h, tq*tk*dh) * per)
 	g.parallel(b*h, tq*tk*dh, func(chunk, lo, hi int) {
-		dp := scratch[chunk*per : (chunk+1)*per]
+		dp := scratch[chunk*per : chunk*per+tq*tk]
+		vt := scratch[chunk*per+tq*tk : (chunk+1)*per]
 		for job := lo; job < hi; job++ {
 			bi, head := job/h, job%h
 			qo, ko, vo := bi*tq*ldq+q.Col+head*dh, bi*tk*ldk+k.Col+head*dh, bi*tk*ldv+v.Col+head*dh
@@ -190,7 +194,8 @@ func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ct
 			}
 			// dP̃ = dC·Vᵀ, then back through dropout and the softmax:
 			// dS = P ⊙ (dP - rowsum(dP ⊙ P))
-			attnGemmT(tq, tk, dh, 1, ctx.Grad[co:], d, v.T.Data[vo:], ldv, dp, tk, ib.cols)
+			transpose(vt, v.T.Data[vo:], tk, dh, ldv)
+			attnGemm(tq, tk, dh, 1, ctx.Grad[co:], d, 1, vt, tk, dp, tk, false, ib.cols)
 			if dropped != nil {
 				for i := range dp {
 					if keep(key, job*tq*tk+i, thr) {
@@ -222,6 +227,17 @@ func (o AttnOptions) bands(tq, tk int) attnBands {
 	}
 	off := tk - tq
 	return attnBands{band{bandCols, off}, band{bandInner, off}, band{bandInnerFrom, off}}
+}
+
+// transpose writes the rows×cols matrix src (rows ld apart) to dst as
+// cols×rows, so that the products read Kᵀ and Vᵀ with unit stride.
+func transpose(dst, src []float32, rows, cols, ld int) {
+	for r := 0; r < rows; r++ {
+		row := src[r*ld : r*ld+cols]
+		for c, x := range row {
+			dst[c*rows+r] = x
+		}
+	}
 }
 
 // softmaxBackwardRows replaces dp by P ⊙ (dp - Σ_j dp_j P_j), row by row.
