@@ -242,16 +242,25 @@ func lnRowDx(dxs, ds, hs, gs, gd []float32, rstd float32) {
 		b[2] += g2 * float64(hs[j+2])
 		b[3] += g3 * float64(hs[j+3])
 	}
-	for j := n4; j < d; j++ {
-		a[0] += float64(gd[j])
-		b[0] += float64(gd[j]) * float64(hs[j])
-	}
-	m1 := ((a[0] + a[1]) + (a[2] + a[3])) / float64(d)
-	m2 := ((b[0] + b[1]) + (b[2] + b[3])) / float64(d)
+	m1, m2 := lnRowMeans(gd, hs, n4, &a, &b)
 	rs := float64(rstd)
 	for j, dv := range gd {
 		dxs[j] += float32(rs * (float64(dv) - m1 - float64(hs[j])*m2))
 	}
+}
+
+// lnRowMeans adds the elements from n4 on to the first partial sums and
+// gives the means of gd and gd·hs, combining the four partial sums in the
+// same order for the Go and the AVX2 paths (so both give the same bits).
+func lnRowMeans(gd, hs []float32, n4 int, a, b *[4]float64) (m1, m2 float64) {
+	d := len(gd)
+	for j := n4; j < d; j++ {
+		a[0] += float64(gd[j])
+		b[0] += float64(gd[j]) * float64(hs[j])
+	}
+	m1 = ((a[0] + a[1]) + (a[2] + a[3])) / float64(d)
+	m2 = ((b[0] + b[1]) + (b[2] + b[3])) / float64(d)
+	return m1, m2
 }
 
 // lnRowDxAVX2 is lnRowDx's sums and update with the first n4 elements (a
@@ -262,12 +271,7 @@ func lnRowDxAVX2(dxs, gd, hs []float32, n4 int, a, b *[4]float64, rstd float32) 
 	lnSums4AVX2(&gd[0], &hs[0], n4, &ab)
 	copy(a[:], ab[:4])
 	copy(b[:], ab[4:])
-	for j := n4; j < d; j++ {
-		a[0] += float64(gd[j])
-		b[0] += float64(gd[j]) * float64(hs[j])
-	}
-	m1 := ((a[0] + a[1]) + (a[2] + a[3])) / float64(d)
-	m2 := ((b[0] + b[1]) + (b[2] + b[3])) / float64(d)
+	m1, m2 := lnRowMeans(gd, hs, n4, a, b)
 	rs := float64(rstd)
 	lnDx4AVX2(&dxs[0], &gd[0], &hs[0], n4, m1, m2, rs)
 	for j := n4; j < d; j++ {
