@@ -5,6 +5,29 @@
 // VCVTPH2PS as they are loaded, and the float32 → half store (VCVTPS2PH,
 // round to nearest even).
 
+// DOT4SUM reduces the four keys' accumulator pairs (Y0,Y1) (Y2,Y3)
+// (Y4,Y5) (Y6,Y7) to their four scaled sums at (DI), each in the order of
+// the single-key reduction: a+b, low half + high half, then
+// (x0+x1)+(x2+x3) through two horizontal adds.
+#define DOT4SUM \
+	VADDPS Y1, Y0, Y0 \
+	VADDPS Y3, Y2, Y2 \
+	VADDPS Y5, Y4, Y4 \
+	VADDPS Y7, Y6, Y6 \
+	VEXTRACTF128 $1, Y0, X1 \
+	VADDPS X1, X0, X0 \
+	VEXTRACTF128 $1, Y2, X3 \
+	VADDPS X3, X2, X2 \
+	VEXTRACTF128 $1, Y4, X5 \
+	VADDPS X5, X4, X4 \
+	VEXTRACTF128 $1, Y6, X7 \
+	VADDPS X7, X6, X6 \
+	VHADDPS X2, X0, X0 \
+	VHADDPS X6, X4, X4 \
+	VHADDPS X4, X0, X0 \
+	VMULPS X15, X0, X0 \
+	VMOVUPS X0, (DI)
+
 // func dotRowsHalfAVX2(q *float32, dh int, base *uint16, idx *int32, n int, stride int, out *float32, scale float32)
 //
 // out[j] = scale · Σ_{k<dh} q[k]·half(base[idx[j]·stride + k]) for j < n;
@@ -21,6 +44,84 @@ TEXT ·dotRowsHalfAVX2(SB), NOSPLIT, $0-60
 	VBROADCASTSS scale+56(FP), Y15
 	TESTQ R9, R9
 	JZ hdotdone
+
+	// four keys at a time while four remain, as dotRowsAVX2 (the same
+	// per-key order of additions)
+hdot4key:
+	CMPQ R9, $4
+	JLT hdotkey
+	MOVLQSX (R8), AX
+	IMULQ R10, AX
+	ADDQ DX, AX
+	MOVLQSX 4(R8), R12
+	IMULQ R10, R12
+	ADDQ DX, R12
+	MOVLQSX 8(R8), R13
+	IMULQ R10, R13
+	ADDQ DX, R13
+	MOVLQSX 12(R8), R14
+	IMULQ R10, R14
+	ADDQ DX, R14
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	MOVQ SI, BX
+	MOVQ CX, R11
+
+hdot4x16:
+	CMPQ R11, $16
+	JLT hdot4x8
+	VMOVUPS (BX), Y8
+	VMOVUPS 32(BX), Y9
+	VCVTPH2PS (AX), Y10
+	VCVTPH2PS 16(AX), Y11
+	VCVTPH2PS (R12), Y12
+	VCVTPH2PS 16(R12), Y13
+	VFMADD231PS Y10, Y8, Y0
+	VFMADD231PS Y11, Y9, Y1
+	VFMADD231PS Y12, Y8, Y2
+	VFMADD231PS Y13, Y9, Y3
+	VCVTPH2PS (R13), Y10
+	VCVTPH2PS 16(R13), Y11
+	VCVTPH2PS (R14), Y12
+	VCVTPH2PS 16(R14), Y13
+	VFMADD231PS Y10, Y8, Y4
+	VFMADD231PS Y11, Y9, Y5
+	VFMADD231PS Y12, Y8, Y6
+	VFMADD231PS Y13, Y9, Y7
+	ADDQ $64, BX
+	ADDQ $32, AX
+	ADDQ $32, R12
+	ADDQ $32, R13
+	ADDQ $32, R14
+	SUBQ $16, R11
+	JMP hdot4x16
+
+hdot4x8:
+	TESTQ R11, R11
+	JZ hdot4sum
+	VMOVUPS (BX), Y8
+	VCVTPH2PS (AX), Y10
+	VCVTPH2PS (R12), Y12
+	VFMADD231PS Y10, Y8, Y0
+	VFMADD231PS Y12, Y8, Y2
+	VCVTPH2PS (R13), Y10
+	VCVTPH2PS (R14), Y12
+	VFMADD231PS Y10, Y8, Y4
+	VFMADD231PS Y12, Y8, Y6
+
+hdot4sum:
+	DOT4SUM
+	ADDQ $16, DI
+	ADDQ $16, R8
+	SUBQ $4, R9
+	JNZ hdot4key
+	JMP hdotdone
 
 hdotkey:
 	MOVLQSX (R8), AX

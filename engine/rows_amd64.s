@@ -3,6 +3,29 @@
 // Gathered dot products and axpys for StepAttention: keys and values sit
 // in cache rows found through an index, so there is no matrix for BLAS.
 
+// DOT4SUM reduces the four keys' accumulator pairs (Y0,Y1) (Y2,Y3)
+// (Y4,Y5) (Y6,Y7) to their four scaled sums at (DI), each in the order of
+// the single-key reduction: a+b, low half + high half, then
+// (x0+x1)+(x2+x3) through two horizontal adds.
+#define DOT4SUM \
+	VADDPS Y1, Y0, Y0 \
+	VADDPS Y3, Y2, Y2 \
+	VADDPS Y5, Y4, Y4 \
+	VADDPS Y7, Y6, Y6 \
+	VEXTRACTF128 $1, Y0, X1 \
+	VADDPS X1, X0, X0 \
+	VEXTRACTF128 $1, Y2, X3 \
+	VADDPS X3, X2, X2 \
+	VEXTRACTF128 $1, Y4, X5 \
+	VADDPS X5, X4, X4 \
+	VEXTRACTF128 $1, Y6, X7 \
+	VADDPS X7, X6, X6 \
+	VHADDPS X2, X0, X0 \
+	VHADDPS X6, X4, X4 \
+	VHADDPS X4, X0, X0 \
+	VMULPS X15, X0, X0 \
+	VMOVUPS X0, (DI)
+
 // func dotRowsAVX2(q *float32, dh int, base *float32, idx *int32, n int, stride int, out *float32, scale float32)
 //
 // out[j] = scale · Σ_{k<dh} q[k]·base[idx[j]·stride + k] for j < n; dh is a
@@ -19,6 +42,75 @@ TEXT ·dotRowsAVX2(SB), NOSPLIT, $0-60
 	VBROADCASTSS scale+56(FP), Y15
 	TESTQ R9, R9
 	JZ dotdone
+
+	// Four keys at a time while four remain: each q chunk is loaded once
+	// for the four, and the four sums are reduced together. Every key's
+	// sum takes the single-key path's order (even and odd 8-float chunks
+	// in two accumulators, their sum, its halves, then two pairwise adds),
+	// so a score does not depend on which path computed it.
+dot4key:
+	CMPQ R9, $4
+	JLT dotkey
+	MOVLQSX (R8), AX
+	IMULQ R10, AX
+	ADDQ DX, AX
+	MOVLQSX 4(R8), R12
+	IMULQ R10, R12
+	ADDQ DX, R12
+	MOVLQSX 8(R8), R13
+	IMULQ R10, R13
+	ADDQ DX, R13
+	MOVLQSX 12(R8), R14
+	IMULQ R10, R14
+	ADDQ DX, R14
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	MOVQ SI, BX
+	MOVQ CX, R11
+
+dot4x16:
+	CMPQ R11, $16
+	JLT dot4x8
+	VMOVUPS (BX), Y8
+	VMOVUPS 32(BX), Y9
+	VFMADD231PS (AX), Y8, Y0
+	VFMADD231PS 32(AX), Y9, Y1
+	VFMADD231PS (R12), Y8, Y2
+	VFMADD231PS 32(R12), Y9, Y3
+	VFMADD231PS (R13), Y8, Y4
+	VFMADD231PS 32(R13), Y9, Y5
+	VFMADD231PS (R14), Y8, Y6
+	VFMADD231PS 32(R14), Y9, Y7
+	ADDQ $64, BX
+	ADDQ $64, AX
+	ADDQ $64, R12
+	ADDQ $64, R13
+	ADDQ $64, R14
+	SUBQ $16, R11
+	JMP dot4x16
+
+dot4x8:
+	TESTQ R11, R11
+	JZ dot4sum
+	VMOVUPS (BX), Y8
+	VFMADD231PS (AX), Y8, Y0
+	VFMADD231PS (R12), Y8, Y2
+	VFMADD231PS (R13), Y8, Y4
+	VFMADD231PS (R14), Y8, Y6
+
+dot4sum:
+	DOT4SUM
+	ADDQ $16, DI
+	ADDQ $16, R8
+	SUBQ $4, R9
+	JNZ dot4key
+	JMP dotdone
 
 dotkey:
 	MOVLQSX (R8), AX

@@ -1,0 +1,43 @@
+package engine
+
+import (
+	"math"
+	"testing"
+)
+
+// The dot kernels take four keys at a time while four remain and one at a
+// time after: a key's score must be the same bits either way (it would
+// otherwise depend on how many keys a page holds).
+func TestDotRowsFourKeyPathMatchesOne(t *testing.T) {
+	if !haveAVX2FMA || !haveF16C {
+		t.Skip("no AVX2/FMA/F16C on this CPU")
+	}
+	const ld, col, rows = 200, 3, 11
+	data := benchData(ld * rows)
+	half := make([]uint16, len(data))
+	for i, v := range data {
+		half[i] = HalfFromFloat32(v)
+	}
+	idx := []int32{4, 0, 10, 4, 7, 2, 9, 1, 3}
+	for _, dh := range []int{8, 16, 24, 64, 72} {
+		q := benchData(dh)
+		all, one := make([]float32, len(idx)), make([]float32, 1)
+		for _, hf := range []bool{false, true} {
+			if hf {
+				dotRowsHalfAVX2(&q[0], dh, &half[col], &idx[0], len(idx), ld, &all[0], 0.125)
+			} else {
+				dotRowsAVX2(&q[0], dh, &data[col], &idx[0], len(idx), ld, &all[0], 0.125)
+			}
+			for j := range idx {
+				if hf {
+					dotRowsHalfAVX2(&q[0], dh, &half[col], &idx[j], 1, ld, &one[0], 0.125)
+				} else {
+					dotRowsAVX2(&q[0], dh, &data[col], &idx[j], 1, ld, &one[0], 0.125)
+				}
+				if math.Float32bits(all[j]) != math.Float32bits(one[0]) {
+					t.Fatalf("half %v, dh %d: key %d scores %v among %d keys, %v alone", hf, dh, j, all[j], len(idx), one[0])
+				}
+			}
+		}
+	}
+}
