@@ -177,6 +177,64 @@ TEXT ·axpyRowsAVX2(SB), NOSPLIT, $0-56
 	VXORPS X13, X13, X13
 
 axpychunk:
+	CMPQ CX, $64
+	JLT axpy32
+
+	// 64 columns per pass while 64 remain: eight independent accumulators
+	// keep both FMA pipes busy where four wait on their own latency; each
+	// column sees the same FMAs in the same key order, so the same bits
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	VMOVUPS 128(DI), Y4
+	VMOVUPS 160(DI), Y5
+	VMOVUPS 192(DI), Y6
+	VMOVUPS 224(DI), Y7
+	MOVQ R8, R12
+	MOVQ SI, R13
+	MOVQ R9, R11
+
+axpy64key:
+	VMOVSS (R13), X14
+	VUCOMISS X13, X14
+	JPS axpy64use
+	JEQ axpy64next
+
+axpy64use:
+	VBROADCASTSS (R13), Y15
+	MOVLQSX (R12), AX
+	IMULQ R10, AX
+	ADDQ DX, AX
+	VFMADD231PS (AX), Y15, Y0
+	VFMADD231PS 32(AX), Y15, Y1
+	VFMADD231PS 64(AX), Y15, Y2
+	VFMADD231PS 96(AX), Y15, Y3
+	VFMADD231PS 128(AX), Y15, Y4
+	VFMADD231PS 160(AX), Y15, Y5
+	VFMADD231PS 192(AX), Y15, Y6
+	VFMADD231PS 224(AX), Y15, Y7
+
+axpy64next:
+	ADDQ $4, R12
+	ADDQ $4, R13
+	DECQ R11
+	JNZ axpy64key
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	ADDQ $256, DI
+	ADDQ $256, DX
+	SUBQ $64, CX
+	JNZ axpychunk
+	JMP axpydone
+
+axpy32:
 	VMOVUPS (DI), Y0
 	VMOVUPS 32(DI), Y1
 	VMOVUPS 64(DI), Y2

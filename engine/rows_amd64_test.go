@@ -41,3 +41,43 @@ func TestDotRowsFourKeyPathMatchesOne(t *testing.T) {
 		}
 	}
 }
+
+// The axpy kernels take 64 columns per pass while 64 remain and 32 after:
+// a column's sum must be the same bits either way.
+func TestAxpyRowsWidePathMatchesNarrow(t *testing.T) {
+	if !haveAVX2FMA || !haveF16C {
+		t.Skip("no AVX2/FMA/F16C on this CPU")
+	}
+	const ld, col, rows = 300, 5, 9
+	data := benchData(ld * rows)
+	half := make([]uint16, len(data))
+	for i, v := range data {
+		half[i] = HalfFromFloat32(v)
+	}
+	idx := []int32{4, 0, 8, 4, 7, 2, 1}
+	p := benchData(len(idx))
+	p[3] = 0
+	for _, dh := range []int{64, 96, 128, 160} {
+		for _, hf := range []bool{false, true} {
+			wide, narrow := benchData(dh), make([]float32, dh)
+			copy(narrow, wide)
+			if hf {
+				axpyRowsHalfAVX2(&wide[0], dh, &half[col], &idx[0], &p[0], len(idx), ld)
+			} else {
+				axpyRowsAVX2(&wide[0], dh, &data[col], &idx[0], &p[0], len(idx), ld)
+			}
+			for c := 0; c < dh; c += 32 {
+				if hf {
+					axpyRowsHalfAVX2(&narrow[c], 32, &half[col+c], &idx[0], &p[0], len(idx), ld)
+				} else {
+					axpyRowsAVX2(&narrow[c], 32, &data[col+c], &idx[0], &p[0], len(idx), ld)
+				}
+			}
+			for k := range wide {
+				if math.Float32bits(wide[k]) != math.Float32bits(narrow[k]) {
+					t.Fatalf("half %v, dh %d: column %d is %v in one call, %v in 32-column calls", hf, dh, k, wide[k], narrow[k])
+				}
+			}
+		}
+	}
+}
