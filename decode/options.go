@@ -9,6 +9,8 @@ package decode
 import (
 	"fmt"
 	"slices"
+
+	"github.com/strata-nmt/strata/engine"
 )
 
 // Options configure a search. The zero value is not valid; start from
@@ -57,6 +59,10 @@ type Options struct {
 	// float16 with the int8 compute type and float32 otherwise
 	// (docs/decoding.md).
 	CacheType string
+	// Int8Bits is the activation width of int8 products: 8, 7 (the faster
+	// AVX2 kernel; docs/decoding.md) or 0 for engine.DefaultInt8Bits.
+	// Ignored with float32.
+	Int8Bits int
 }
 
 // ComputeTypes are the values Options.ComputeType accepts.
@@ -98,6 +104,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("compute type %q: must be one of %v", o.ComputeType, ComputeTypes)
 	case o.CacheType != "" && !slices.Contains(CacheTypes, o.CacheType):
 		return fmt.Errorf("cache type %q: must be one of %v", o.CacheType, CacheTypes)
+	case o.Int8Bits != 0 && !slices.Contains(engine.Int8Bits, o.Int8Bits):
+		return fmt.Errorf("int8 activation width %d bits: must be one of %v", o.Int8Bits, engine.Int8Bits)
 	}
 	return o.Sampling.validate()
 }

@@ -54,6 +54,8 @@ func NewEnsembleSearcher(ms []model.Model, opt Options) (*Searcher, error) {
 	s.g.SetComputeInt8(int8)
 	s.encG.SetHalfCache(opt.HalfCache())
 	s.g.SetHalfCache(opt.HalfCache())
+	s.encG.SetInt8Bits(opt.Int8Bits)
+	s.g.SetInt8Bits(opt.Int8Bits)
 	if opt.Shortlist != "" {
 		sl, err := cachedShortlist(opt.Shortlist)
 		if err != nil {
@@ -90,9 +92,9 @@ func (s *Searcher) SetOptions(opt Options) error {
 	if err := opt.Validate(); err != nil {
 		return err
 	}
-	if opt.ComputeType != s.opt.ComputeType || opt.Shortlist != s.opt.Shortlist || opt.HalfCache() != s.opt.HalfCache() {
-		return fmt.Errorf("decode: SetOptions cannot change the compute type (%q to %q), the shortlist (%q to %q) or the cache type (%q to %q): make a new searcher",
-			s.opt.ComputeType, opt.ComputeType, s.opt.Shortlist, opt.Shortlist, s.opt.CacheType, opt.CacheType)
+	if opt.ComputeType != s.opt.ComputeType || opt.Shortlist != s.opt.Shortlist || opt.HalfCache() != s.opt.HalfCache() || opt.Int8Bits != s.opt.Int8Bits {
+		return fmt.Errorf("decode: SetOptions cannot change the compute type (%q to %q), the shortlist (%q to %q), the cache type (%q to %q) or the int8 activation width (%d to %d): make a new searcher",
+			s.opt.ComputeType, opt.ComputeType, s.opt.Shortlist, opt.Shortlist, s.opt.CacheType, opt.CacheType, s.opt.Int8Bits, opt.Int8Bits)
 	}
 	s.opt = opt
 	return nil

@@ -25,6 +25,9 @@ type Graph struct {
 	threads int
 	// int8: Linear multiplies in int8 (inference graphs only, int8.go)
 	int8 bool
+	// int8Bits: activation width of int8 products, 7 or 8 (0: the
+	// default; int8.go)
+	int8Bits int
 	// outRows restricts OutputLinear to a shortlist (outrows.go)
 	outRows *RowSubset
 	// halfCache: decoder caches started on this graph hold halves (half.go)

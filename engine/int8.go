@@ -16,24 +16,37 @@ import (
 // The AVX2 kernel multiplies with vpmaddubsw, which takes one operand as
 // unsigned bytes, the other as signed bytes, and adds adjacent products into
 // a saturating int16. Activations are quantized symmetrically to
-// [-127, 127] and stored shifted by +128 as unsigned [1, 255]; the shift
-// adds 128·Σ_k w[j][k] to every output of column j, which is subtracted
-// again (the compensation term, computed once from the weights). Two
-// products of at most 255·|w| must fit an int16 (32767), so weights are
-// quantized to [-64, 64] ("7-bit"): 2·255·64 = 32640, and the pair sum can
-// never saturate, so the int32 result is exact (the tests check it against
-// an integer reference at the extremes). The activations keep the full 8
-// bits because they are the harder side to quantize (outlier channels);
-// fbgemm makes the opposite choice (7-bit activations, "reduce_range")
-// because its activation scale is one per tensor, not one per row.
+// [-qmax, qmax] and stored shifted by +shift as unsigned bytes; the shift
+// adds shift·Σ_k w[j][k] to every output of column j, which is subtracted
+// again (the compensation term, computed once from the weights). Weights are
+// quantized to [-64, 64] ("7-bit") so that no int16 step can saturate and
+// the int32 result is exact (the tests check it against an integer
+// reference at the extremes). Two activation schemes (Graph.SetInt8Bits):
+//
+//   - 8-bit activations, [-127, 127] shifted by 128: a pair sum reaches
+//     2·255·64 = 32640, so each vpmaddubsw result goes to int32 at once
+//     (vpmaddwd with ones): two multiplier-port instructions per 32
+//     products, 2x float32 FMA's rate at best on AVX2;
+//   - 7-bit activations, [-63, 63] shifted by 64: a pair sum is at most
+//     2·127·64 = 16256, so two groups' int16 results add exactly (vpaddw)
+//     before one vpmaddwd: three multiplier-port instructions per 64
+//     products, 2.67x float32's rate. fbgemm (PyTorch) also quantizes
+//     activations to 7 bits on AVX2 ("reduce_range"), with one scale per
+//     tensor where strata has one per row.
+//
+// VNNI's vpdpbusd and the Go kernel run either scheme; every kernel gives
+// the same integers, hence the same floats, for the same scheme.
 
 const (
 	// WeightQMax is the largest magnitude of a quantized weight.
 	WeightQMax = 64
-	// ActQMax is the largest magnitude of a quantized activation.
-	ActQMax = 127
-	// actShift makes activations unsigned for vpmaddubsw.
-	actShift = 128
+	// ActQMax is the largest magnitude of an 8-bit quantized activation,
+	// actShift the shift that makes it unsigned for vpmaddubsw; ActQMax7
+	// and actShift7 are the 7-bit scheme's.
+	ActQMax   = 127
+	actShift  = 128
+	ActQMax7  = 63
+	actShift7 = 64
 	// panelCols is the number of output columns one packed panel holds
 	// (two 8-lane int32 vectors), tileRows the activation rows of a tile.
 	panelCols = 16
@@ -49,9 +62,10 @@ type Int8Weights struct {
 	Q     []int8
 	Scale []float32
 
-	k4     int     // inner dimension in groups of 4 (Cols rounded up)
+	k4     int     // inner dimension in groups of 4 (Cols rounded up to an even count)
 	packed []int8  // panels of panelCols rows, k4 groups of 4 bytes per row
 	comp   []int32 // actShift·Σ_k Q[r][k], panels·panelCols long
+	comp7  []int32 // actShift7·Σ_k Q[r][k], the same for 7-bit activations
 	scale  []float32
 }
 
@@ -80,8 +94,9 @@ func NewInt8Weights(q []int8, scale []float32, rows, cols int) *Int8Weights {
 			panic(fmt.Sprintf("engine.NewInt8Weights: value %d outside ±%d", v, WeightQMax))
 		}
 	}
-	// k4 >= 1: the assembly loop runs at least once
-	w := &Int8Weights{Rows: rows, Cols: cols, Q: q, Scale: scale, k4: max(1, (cols+3)/4)}
+	// k4 >= 2 and even: the assembly loops run at least once, and the
+	// 7-bit kernel takes groups two at a time (padding inputs are zero)
+	w := &Int8Weights{Rows: rows, Cols: cols, Q: q, Scale: scale, k4: max(2, (cols+7)/8*2)}
 	w.pack()
 	return w
 }
@@ -126,6 +141,7 @@ func (w *Int8Weights) pack() {
 	np := w.panels()
 	w.packed = make([]int8, np*w.k4*panelCols*4)
 	w.comp = make([]int32, np*panelCols)
+	w.comp7 = make([]int32, np*panelCols)
 	w.scale = make([]float32, np*panelCols)
 	copy(w.scale, w.Scale)
 	for r := 0; r < w.Rows; r++ {
@@ -137,6 +153,7 @@ func (w *Int8Weights) pack() {
 			sum += int32(v)
 		}
 		w.comp[r] = actShift * sum
+		w.comp7[r] = actShift7 * sum
 	}
 }
 
@@ -153,7 +170,7 @@ func (w *Int8Weights) Dequantize(dst []float32) {
 // Bytes is the memory the quantized form holds (values, packed copy,
 // scales).
 func (w *Int8Weights) Bytes() int {
-	return len(w.Q) + len(w.packed) + 4*(len(w.Scale)+len(w.comp)+len(w.scale))
+	return len(w.Q) + len(w.packed) + 4*(len(w.Scale)+len(w.comp)+len(w.comp7)+len(w.scale))
 }
 
 // Int8 returns the tensor's quantized form, or nil.
@@ -200,6 +217,54 @@ func (g *Graph) SetComputeInt8(on bool) { g.int8 = on }
 // ComputeInt8 reports whether Linear multiplies in int8.
 func (g *Graph) ComputeInt8() bool { return g.int8 && !g.record }
 
+// Int8Bits are the activation widths SetInt8Bits accepts; DefaultInt8Bits
+// is a new graph's.
+var Int8Bits = []int{7, 8}
+
+// DefaultInt8Bits is the activation width of int8 graphs unless
+// SetInt8Bits says otherwise.
+const DefaultInt8Bits = 7
+
+// SetInt8Bits sets how an int8 graph quantizes activations: 8 bits
+// ([-127, 127]) or 7 ([-63, 63], the faster AVX2 kernel); 0 restores
+// DefaultInt8Bits. Weights are the same in both.
+func (g *Graph) SetInt8Bits(bits int) {
+	if bits != 0 && bits != 7 && bits != 8 {
+		panic(fmt.Sprintf("engine.SetInt8Bits: %d bits (want 7 or 8)", bits))
+	}
+	g.int8Bits = bits
+}
+
+// Int8Bits reports the activation width of the graph's int8 products.
+func (g *Graph) Int8Bits() int {
+	if g.int8Bits == 0 {
+		return DefaultInt8Bits
+	}
+	return g.int8Bits
+}
+
+// actScheme is one activation quantization: the largest magnitude, the
+// shift to unsigned, and the compensation of a weight matrix.
+type actScheme struct {
+	qmax  float32
+	shift uint8
+}
+
+func (g *Graph) actScheme() actScheme {
+	if g.Int8Bits() == 7 {
+		return actScheme{ActQMax7, actShift7}
+	}
+	return actScheme{ActQMax, actShift}
+}
+
+// compFor is w's compensation term for activations shifted by shift.
+func (w *Int8Weights) compFor(shift uint8) []int32 {
+	if shift == actShift7 {
+		return w.comp7
+	}
+	return w.comp
+}
+
 // linearInt8 is Linear's int8 path: y = dequant(quant(x)·Qᵀ) + b.
 func (g *Graph) linearInt8(x, w, b *Tensor, y *Tensor) {
 	q := int8Of(w)
@@ -214,14 +279,15 @@ func (g *Graph) linearInt8(x, w, b *Tensor, y *Tensor) {
 	abuf := g.arena.get((nPad*kp + 3) / 4)
 	act := unsafe.Slice((*uint8)(unsafe.Pointer(&abuf[0])), nPad*kp)
 	sa := g.arena.get(nPad)
+	sch := g.actScheme()
 	g.parallel(nPad, in, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			row := act[r*kp : (r+1)*kp]
 			if r < n {
-				sa[r] = quantizeActs(row, x.Data[r*in:(r+1)*in])
+				sa[r] = quantizeActs(row, x.Data[r*in:(r+1)*in], sch)
 			} else {
 				sa[r] = 0
-				fillBytes(row, actShift)
+				fillBytes(row, sch.shift)
 			}
 		}
 	})
@@ -229,14 +295,14 @@ func (g *Graph) linearInt8(x, w, b *Tensor, y *Tensor) {
 	if b != nil {
 		bias = b.Data
 	}
-	g.int8Product(int8Kernel, act, n, sa, q, bias, y.Data)
+	g.int8Product(int8KernelFor(sch), act, n, sa, q, q.compFor(sch.shift), bias, y.Data)
 }
 
 // int8Product sets y (n×q.Rows) to the dequantised product of the shifted
 // activations act (rows of q.k4·4 bytes, n rounded up to tileRows, the
 // extra rows shifted zeros) with q, plus bias (nil for none), splitting
 // the weight panels over the graph's threads.
-func (g *Graph) int8Product(kern int8TileKernel, act []uint8, n int, sa []float32, q *Int8Weights, bias []float32, y []float32) {
+func (g *Graph) int8Product(kern int8TileKernel, act []uint8, n int, sa []float32, q *Int8Weights, comp []int32, bias []float32, y []float32) {
 	out, kp := q.Rows, q.k4*4
 	np := q.panels()
 	g.parallel(np, n*kp*panelCols, func(_, lo, hi int) {
@@ -249,12 +315,12 @@ func (g *Graph) int8Product(kern int8TileKernel, act []uint8, n int, sa []float3
 			r0 := 0
 			if full := n / tileRows; full > 0 && cols == panelCols {
 				// whole tiles straight into y, in one call
-				kern.tile(act, kp, wp, q.k4, y[c0:], out, q.comp[c0:], q.scale[c0:], sa, bp, full)
+				kern.tile(act, kp, wp, q.k4, y[c0:], out, comp[c0:], q.scale[c0:], sa, bp, full)
 				r0 = full * tileRows
 			}
 			for ; r0 < n; r0 += tileRows {
 				rows := min(tileRows, n-r0)
-				kern.tile(act[r0*kp:], kp, wp, q.k4, tile[:], panelCols, q.comp[c0:], q.scale[c0:], sa[r0:], bp, 1)
+				kern.tile(act[r0*kp:], kp, wp, q.k4, tile[:], panelCols, comp[c0:], q.scale[c0:], sa[r0:], bp, 1)
 				for i := 0; i < rows; i++ {
 					copy(y[(r0+i)*out+c0:(r0+i)*out+c0+cols], tile[i*panelCols:i*panelCols+cols])
 				}
@@ -263,11 +329,11 @@ func (g *Graph) int8Product(kern int8TileKernel, act []uint8, n int, sa []float3
 	})
 }
 
-// quantizeActs writes x quantized to [-ActQMax, ActQMax] and shifted by
-// actShift into dst (zero-padded: shifted zeros) and returns the scale.
+// quantizeActs writes x quantized to [-sch.qmax, sch.qmax] and shifted by
+// sch.shift into dst (zero-padded: shifted zeros) and returns the scale.
 // The assembly covers whole groups of 8; the rest runs in Go with the same
 // rounding (half to even).
-func quantizeActs(dst []uint8, x []float32) float32 {
+func quantizeActs(dst []uint8, x []float32, sch actScheme) float32 {
 	n8 := 0
 	m := float32(0)
 	if absMaxFast != nil {
@@ -280,7 +346,7 @@ func quantizeActs(dst []uint8, x []float32) float32 {
 		m = max(m, abs32(v))
 	}
 	if m == 0 || m != m || m > math.MaxFloat32 {
-		fillBytes(dst, actShift)
+		fillBytes(dst, sch.shift)
 		if m == 0 {
 			return 0
 		}
@@ -288,22 +354,22 @@ func quantizeActs(dst []uint8, x []float32) float32 {
 		// output rather than quantizing it to garbage
 		return float32(math.NaN())
 	}
-	inv := ActQMax / m
+	inv := sch.qmax / m
 	if n8 > 0 {
-		quantizeFast(dst[:n8], x[:n8], inv)
+		quantizeFast(dst[:n8], x[:n8], inv, sch.shift)
 	}
 	for k := n8; k < len(x); k++ {
-		dst[k] = uint8(roundEven(x[k]*inv) + actShift)
+		dst[k] = uint8(roundEven(x[k]*inv) + int32(sch.shift))
 	}
-	fillBytes(dst[len(x):], actShift)
-	return m / ActQMax
+	fillBytes(dst[len(x):], sch.shift)
+	return m / sch.qmax
 }
 
 // absMaxFast and quantizeFast are the vectorised parts of quantizeActs
 // for slices of a multiple of 8 values (nil without them).
 var (
 	absMaxFast   func(x []float32) float32
-	quantizeFast func(dst []uint8, x []float32, inv float32)
+	quantizeFast func(dst []uint8, x []float32, inv float32, shift uint8)
 )
 
 func fillBytes(b []uint8, v uint8) {
@@ -319,14 +385,26 @@ func fillBytes(b []uint8, v uint8) {
 type int8TileKernel struct {
 	name string
 	tile func(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int)
+	// pairs, where set, is the kernel's faster form for 7-bit
+	// activations (two groups' int16 sums added before widening)
+	pairs *int8TileKernel
 }
 
 // int8Kernels are the kernels this build can run on this CPU, best first;
-// int8Kernel is the one in use (chooseInt8Kernel).
+// int8Kernel is the one in use (chooseInt8Kernel). A kernel with a pairs
+// form (the AVX2 one) runs it for 7-bit activations (int8KernelFor).
 var (
 	int8Kernels []int8TileKernel
 	int8Kernel  int8TileKernel
 )
+
+// int8KernelFor is the kernel in use for activations of scheme sch.
+func int8KernelFor(sch actScheme) int8TileKernel {
+	if sch.shift == actShift7 && int8Kernel.pairs != nil {
+		return *int8Kernel.pairs
+	}
+	return int8Kernel
+}
 
 // chooseInt8Kernel picks the kernel STRATA_INT8 (env) names by the first
 // word of its name ("go", "avx2", "avx512-vnni"), to force a slower one for
@@ -341,10 +419,22 @@ func chooseInt8Kernel(env string) int8TileKernel {
 	return int8Kernels[0]
 }
 
-var goInt8Kernel = int8TileKernel{"go", tileInt8Go}
+var goInt8Kernel = int8TileKernel{name: "go", tile: tileInt8Go}
 
-// Int8Kernel names the int8 kernel in use.
+// Int8Kernel names the int8 kernel in use (8-bit activations).
 func Int8Kernel() string { return int8Kernel.name }
+
+// Int8KernelFor names the int8 kernel products with activations of the
+// given width (7 or 8; 0: the default) run on.
+func Int8KernelFor(bits int) string {
+	if bits == 0 {
+		bits = DefaultInt8Bits
+	}
+	if bits == 7 {
+		return int8KernelFor(actScheme{ActQMax7, actShift7}).name
+	}
+	return int8Kernel.name
+}
 
 // tileInt8Go is the pure-Go kernel (the reference the assembly follows
 // operation for operation, so both give bit-identical floats).

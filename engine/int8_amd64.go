@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 
 	"golang.org/x/sys/cpu"
@@ -12,6 +13,9 @@ import (
 func tileInt8AVX2(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
 
 //go:noescape
+func tileInt8AVX2Pairs(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
+
+//go:noescape
 func tileInt8VNNI(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
 
 // haveVNNI: the VNNI kernel runs vpdpbusd on ymm registers (EVEX.256:
@@ -21,16 +25,27 @@ func tileInt8VNNI(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, com
 // does not emit: those CPUs use the AVX2 kernel.
 var haveVNNI = haveAVX2FMA && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512VL
 
-var vnniInt8Kernel = int8TileKernel{"avx512-vnni (vpdpbusd u8·s7, int32 accumulation, ymm)", func(a []uint8, lda int, w []int8, k4 int,
+var vnniInt8Kernel = int8TileKernel{name: "avx512-vnni (vpdpbusd u8·s7, int32 accumulation, ymm)", tile: func(a []uint8, lda int, w []int8, k4 int,
 	out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int) {
 	checkTile(a, lda, w, k4, out, ldo, comp, scale, sa, bias, tiles)
 	tileInt8VNNI(&a[0], lda, &w[0], k4, &out[0], ldo, &comp[0], &scale[0], &sa[0], &bias[0], tiles)
 }}
 
-var avx2Int8Kernel = int8TileKernel{"avx2 (vpmaddubsw u8·s7, int32 accumulation)", func(a []uint8, lda int, w []int8, k4 int,
+var avx2Int8Kernel = int8TileKernel{name: "avx2 (vpmaddubsw u8·s7, int32 accumulation)", tile: func(a []uint8, lda int, w []int8, k4 int,
 	out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int) {
 	checkTile(a, lda, w, k4, out, ldo, comp, scale, sa, bias, tiles)
 	tileInt8AVX2(&a[0], lda, &w[0], k4, &out[0], ldo, &comp[0], &scale[0], &sa[0], &bias[0], tiles)
+}, pairs: &avx2PairsInt8Kernel}
+
+// avx2PairsInt8Kernel is the AVX2 kernel's form for 7-bit activations
+// (int8KernelFor); the caller guarantees activations in [1, 127].
+var avx2PairsInt8Kernel = int8TileKernel{name: "avx2 pairs (vpmaddubsw u7·s7, two groups per int16 sum, int32 accumulation)", tile: func(a []uint8, lda int, w []int8, k4 int,
+	out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int) {
+	if k4%2 != 0 {
+		panic(fmt.Sprintf("engine: the int8 pairs kernel needs an even group count, got %d", k4))
+	}
+	checkTile(a, lda, w, k4, out, ldo, comp, scale, sa, bias, tiles)
+	tileInt8AVX2Pairs(&a[0], lda, &w[0], k4, &out[0], ldo, &comp[0], &scale[0], &sa[0], &bias[0], tiles)
 }}
 
 // checkTile panics unless the slices cover what an assembly tile kernel
@@ -50,12 +65,14 @@ func checkTile(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, com
 func absMaxAVX2(x *float32, n int) float32
 
 //go:noescape
-func quantizeAVX2(x *float32, n int, inv float32, dst *uint8)
+func quantizeAVX2(x *float32, n int, inv float32, shift uint8, dst *uint8)
 
 func init() {
 	if haveAVX2FMA {
 		absMaxFast = func(x []float32) float32 { return absMaxAVX2(&x[0], len(x)) }
-		quantizeFast = func(dst []uint8, x []float32, inv float32) { quantizeAVX2(&x[0], len(x), inv, &dst[0]) }
+		quantizeFast = func(dst []uint8, x []float32, inv float32, shift uint8) {
+			quantizeAVX2(&x[0], len(x), inv, shift, &dst[0])
+		}
 	}
 
 	if haveVNNI {

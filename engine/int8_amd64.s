@@ -134,6 +134,60 @@ loop:
 	VZEROUPPER
 	RET
 
+// Two groups of one row (the 8 activation bytes at (ptr)) for 7-bit
+// activations: each vpmaddubsw pair sum is at most 2·127·64 = 16256 in
+// magnitude, so the two groups' int16 results add exactly (vpaddw) before
+// one vpmaddwd widens them: three multiplier-port instructions per 64
+// products where ROW takes four. The weights are memory operands (the
+// panel's groups g and g+1: 128 bytes at BX), which leaves registers for
+// two broadcasts and two temporaries per column half.
+#define ROW2(ptr, lo, hi) \
+	VPBROADCASTD (ptr), Y10 \
+	VPBROADCASTD 4(ptr), Y11 \
+	VPMADDUBSW (BX), Y10, Y12 \
+	VPMADDUBSW 64(BX), Y11, Y13 \
+	VPMADDUBSW 32(BX), Y10, Y8 \
+	VPMADDUBSW 96(BX), Y11, Y9 \
+	VPADDW Y13, Y12, Y12 \
+	VPADDW Y9, Y8, Y8 \
+	VPMADDWD Y15, Y12, Y12 \
+	VPMADDWD Y15, Y8, Y8 \
+	VPADDD Y12, lo, lo \
+	VPADDD Y8, hi, hi
+
+// The next two groups (flags: CX reached zero; k4 is even).
+#define TILE_NEXT2 \
+	ADDQ $128, BX \
+	ADDQ $8, SI \
+	ADDQ $8, R13 \
+	ADDQ $8, R14 \
+	ADDQ $8, AX \
+	SUBQ $2, CX
+
+// func tileInt8AVX2Pairs(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
+//
+// tileInt8AVX2 for activations in [1, 127] (7-bit, shifted by 64) and an
+// even k4 >= 2, two groups at a time; the same int32 sums.
+TEXT ·tileInt8AVX2Pairs(SB), NOSPLIT, $0-88
+	TILE_ARGS
+	VMOVDQU onesI16<>(SB), Y15
+
+ptile:
+	TILE_START
+
+ploop:
+	ROW2(SI, Y0, Y1)
+	ROW2(R13, Y2, Y3)
+	ROW2(R14, Y4, Y5)
+	ROW2(AX, Y6, Y7)
+	TILE_NEXT2
+	JNZ ploop
+
+	TILE_END
+	JNZ ptile
+	VZEROUPPER
+	RET
+
 // func tileInt8VNNI(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
 //
 // tileInt8AVX2 with vpdpbusd for the inner product (AVX512_VNNI and
@@ -166,10 +220,6 @@ DATA absMask<>+16(SB)/8, $0x7fffffff7fffffff
 DATA absMask<>+24(SB)/8, $0x7fffffff7fffffff
 GLOBL absMask<>(SB), RODATA, $32
 
-DATA signBytes<>+0(SB)/8, $0x8080808080808080
-DATA signBytes<>+8(SB)/8, $0x8080808080808080
-GLOBL signBytes<>(SB), RODATA, $16
-
 // func absMaxAVX2(x *float32, n int) float32
 //
 // max_k |x[k]| for n a positive multiple of 8.
@@ -197,17 +247,18 @@ maxloop:
 	MOVSS X0, ret+16(FP)
 	RET
 
-// func quantizeAVX2(x *float32, n int, inv float32, dst *uint8)
+// func quantizeAVX2(x *float32, n int, inv float32, shift uint8, dst *uint8)
 //
-// dst[k] = round(x[k]·inv) + 128 for n a positive multiple of 8, rounding
-// half to even (the MXCSR default) and saturating to [-128, 127] first.
+// dst[k] = round(x[k]·inv) + shift (mod 256) for n a positive multiple of
+// 8, rounding half to even (the MXCSR default) and saturating to
+// [-128, 127] first.
 TEXT ·quantizeAVX2(SB), NOSPLIT, $0-32
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	SHRQ $3, CX
 	VBROADCASTSS inv+16(FP), Y15
+	VPBROADCASTB shift+20(FP), X14
 	MOVQ dst+24(FP), DI
-	VMOVDQU signBytes<>(SB), X14
 
 qloop:
 	VMULPS (SI), Y15, Y0
@@ -215,7 +266,7 @@ qloop:
 	VPACKSSDW Y0, Y0, Y0
 	VPERMQ $0x08, Y0, Y0
 	VPACKSSWB X0, X0, X0
-	VPXOR X14, X0, X0
+	VPADDB X14, X0, X0
 	MOVQ X0, (DI)
 	ADDQ $32, SI
 	ADDQ $8, DI

@@ -10,15 +10,15 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// refInt8 is the exact integer reference: Σ_k (a[i][k]−128)·q[j][k] in
+// refInt8 is the exact integer reference: Σ_k (a[i][k]−shift)·q[j][k] in
 // int64, then the epilogue's float operations in the kernels' order.
-func refInt8(act []uint8, kp, n int, sa []float32, q *Int8Weights, bias []float32) []float32 {
+func refInt8(act []uint8, shift uint8, kp, n int, sa []float32, q *Int8Weights, bias []float32) []float32 {
 	y := make([]float32, n*q.Rows)
 	for i := 0; i < n; i++ {
 		for j := 0; j < q.Rows; j++ {
 			var acc int64
 			for k := 0; k < q.Cols; k++ {
-				acc += int64(int(act[i*kp+k])-actShift) * int64(q.Q[j*q.Cols+k])
+				acc += int64(int(act[i*kp+k])-int(shift)) * int64(q.Q[j*q.Cols+k])
 			}
 			if acc != int64(int32(acc)) {
 				panic("accumulator overflow in the reference")
@@ -33,10 +33,11 @@ func refInt8(act []uint8, kp, n int, sa []float32, q *Int8Weights, bias []float3
 	return y
 }
 
-// randInt8Case draws quantized weights and shifted activations of the given
-// shape, a third of them at the extremes (±64, 1 and 255) where
-// vpmaddubsw's int16 pair sums come closest to saturating.
-func randInt8Case(rng *rand.Rand, n, in, out int) (act []uint8, nPad int, sa []float32, q *Int8Weights, bias []float32) {
+// randInt8Case draws quantized weights and activations shifted as sch
+// says, of the given shape, a third of them at the extremes (±64, and 1
+// and 255 or 127) where vpmaddubsw's int16 sums come closest to
+// saturating.
+func randInt8Case(rng *rand.Rand, sch actScheme, n, in, out int) (act []uint8, nPad int, sa []float32, q *Int8Weights, bias []float32) {
 	qv := make([]int8, out*in)
 	for i := range qv {
 		switch rng.IntN(3) {
@@ -59,11 +60,11 @@ func randInt8Case(rng *rand.Rand, n, in, out int) (act []uint8, nPad int, sa []f
 		r, k := i/kp, i%kp
 		switch {
 		case r >= n || k >= in:
-			act[i] = actShift
+			act[i] = sch.shift
 		case rng.IntN(3) == 0:
-			act[i] = uint8(actShift + ActQMax*(2*rng.IntN(2)-1))
+			act[i] = uint8(int(sch.shift) + int(sch.qmax)*(2*rng.IntN(2)-1))
 		default:
-			act[i] = uint8(actShift + rng.IntN(2*ActQMax+1) - ActQMax)
+			act[i] = uint8(int(sch.shift) + rng.IntN(2*int(sch.qmax)+1) - int(sch.qmax))
 		}
 	}
 	for i := 0; i < n; i++ {
@@ -85,24 +86,43 @@ func TestInt8KernelsMatchIntegerReference(t *testing.T) {
 		shapes = append(shapes, [3]int{1 + rng.IntN(40), 1 + rng.IntN(300), 1 + rng.IntN(70)})
 	}
 	checkInt8KernelList(t)
+	type run struct {
+		kern int8TileKernel
+		sch  actScheme
+	}
+	var runs []run
 	for _, kern := range int8Kernels {
+		runs = append(runs, run{kern, actScheme{ActQMax, actShift}}, run{kern, actScheme{ActQMax7, actShift7}})
+		if kern.pairs != nil {
+			runs = append(runs, run{*kern.pairs, actScheme{ActQMax7, actShift7}})
+		}
+	}
+	for _, r := range runs {
 		for _, threads := range []int{1, 3} {
 			g := NewInference()
 			g.SetThreads(threads)
 			for _, sh := range shapes {
 				n, in, out := sh[0], sh[1], sh[2]
-				act, _, sa, q, bias := randInt8Case(rng, n, in, out)
-				want := refInt8(act, q.k4*4, n, sa, q, bias)
+				act, _, sa, q, bias := randInt8Case(rng, r.sch, n, in, out)
+				want := refInt8(act, r.sch.shift, q.k4*4, n, sa, q, bias)
 				got := make([]float32, n*out)
-				g.int8Product(kern, act, n, sa, q, bias, got)
+				g.int8Product(r.kern, act, n, sa, q, q.compFor(r.sch.shift), bias, got)
 				for i := range want {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-						t.Fatalf("kernel %s, %d threads, n=%d in=%d out=%d: y[%d] = %v, reference %v", kern.name, threads, n, in, out, i, got[i], want[i])
+						t.Fatalf("kernel %s, %d-bit activations, %d threads, n=%d in=%d out=%d: y[%d] = %v, reference %v",
+							r.kern.name, bitsOf(r.sch), threads, n, in, out, i, got[i], want[i])
 					}
 				}
 			}
 		}
 	}
+}
+
+func bitsOf(sch actScheme) int {
+	if sch.shift == actShift7 {
+		return 7
+	}
+	return 8
 }
 
 // checkInt8KernelList fails when this CPU could run a kernel the list
@@ -226,10 +246,17 @@ func TestQuantizeActsPaths(t *testing.T) {
 	if absMaxFast == nil {
 		t.Skip("no vectorised quantization on this CPU")
 	}
+	for _, sch := range []actScheme{{ActQMax, actShift}, {ActQMax7, actShift7}} {
+		testQuantizeActsPaths(t, sch)
+	}
+}
+
+func testQuantizeActsPaths(t *testing.T, sch actScheme) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	fastMax, fastQ := absMaxFast, quantizeFast
 	defer func() { absMaxFast, quantizeFast = fastMax, fastQ }()
-	rows := [][]float32{{127, 0.5, 1.5, -2.5, -0.5, 2.5, 3.5, -127, 126.5}}
+	q := sch.qmax
+	rows := [][]float32{{q, 0.5, 1.5, -2.5, -0.5, 2.5, 3.5, -q, q - 0.5}}
 	for _, n := range []int{1, 7, 8, 9, 16, 31, 256, 1024} {
 		x := make([]float32, n)
 		for i := range x {
@@ -241,24 +268,24 @@ func TestQuantizeActsPaths(t *testing.T) {
 		kp := (len(x) + 3) &^ 3
 		got, want := make([]uint8, kp), make([]uint8, kp)
 		absMaxFast, quantizeFast = fastMax, fastQ
-		sg := quantizeActs(got, x)
+		sg := quantizeActs(got, x, sch)
 		absMaxFast, quantizeFast = nil, nil
-		sw := quantizeActs(want, x)
+		sw := quantizeActs(want, x, sch)
 		if sg != sw {
-			t.Fatalf("n=%d: scale %v, pure Go %v", len(x), sg, sw)
+			t.Fatalf("%d-bit, n=%d: scale %v, pure Go %v", bitsOf(sch), len(x), sg, sw)
 		}
 		for i := range want {
 			if got[i] != want[i] {
-				t.Fatalf("n=%d: byte %d is %d, pure Go %d (x=%v)", len(x), i, got[i], want[i], x[min(i, len(x)-1)])
+				t.Fatalf("%d-bit, n=%d: byte %d is %d, pure Go %d (x=%v)", bitsOf(sch), len(x), i, got[i], want[i], x[min(i, len(x)-1)])
 			}
 		}
 	}
-	// halves go to even: 0.5 → 0, 1.5 → 2, -2.5 → -2, 126.5 → 126
+	// halves go to even: 0.5 → 0, 1.5 → 2, -2.5 → -2, q−0.5 → q−1 (q odd)
 	b := make([]uint8, 12)
-	quantizeActs(b, rows[0])
-	for i, w := range []int{127, 0, 2, -2, 0, 2, 4, -127, 126} {
-		if int(b[i])-actShift != w {
-			t.Fatalf("value %v quantized to %d, want %d", rows[0][i], int(b[i])-actShift, w)
+	quantizeActs(b, rows[0], sch)
+	for i, w := range []int{int(q), 0, 2, -2, 0, 2, 4, -int(q), int(q) - 1} {
+		if int(b[i])-int(sch.shift) != w {
+			t.Fatalf("%d-bit: value %v quantized to %d, want %d", bitsOf(sch), rows[0][i], int(b[i])-int(sch.shift), w)
 		}
 	}
 }

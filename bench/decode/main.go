@@ -60,6 +60,7 @@ func main() {
 	floor := flag.Bool("gemm-floor", false, "also replay the run's matrix products alone (its floor on this BLAS)")
 	computeType := flag.String("compute-type", "float32", "float32 or int8")
 	cacheType := flag.String("cache-type", "", "decoder cache float32 or float16 (default: float16 with int8, as strata translate)")
+	int8Bits := flag.Int("int8-bits", 0, "with int8, the activation width, 8 or 7 (0: the engine's default, as strata translate)")
 	shortlistRows := flag.Int("shortlist-rows", 0, "decode over a fixed random shortlist of this many target tokens (0: none)")
 	flag.Parse()
 	if *cpuProfile != "" {
@@ -88,7 +89,7 @@ func main() {
 	}
 	o := decode.Defaults()
 	o.Beam, o.NBest, o.MaxLenA, o.MaxLenB, o.BatchMaxLen = *beam, 1, *a, *b, true
-	o.ComputeType, o.CacheType = *computeType, *cacheType
+	o.ComputeType, o.CacheType, o.Int8Bits = *computeType, *cacheType, *int8Bits
 	if *shortlistRows > 0 {
 		o.Shortlist = randomShortlist(*shortlistRows, *vocab, *seed)
 		defer os.Remove(o.Shortlist)
@@ -163,7 +164,7 @@ func main() {
 		"impl": "strata", "bench": "decode", "blas": blas.Default().Name(), "threads": *threads, "workers": *workers,
 		"order":       map[bool]string{true: "shortest-first", false: "longest-first"}[*shortestFirst],
 		"incremental": s.Incremental(), "weights": fmt.Sprintf("random(seed=%d)", *seed),
-		"compute_type": *computeType, "half_cache": o.HalfCache(), "int8_kernel": engine.Int8Kernel(), "f32_kernel": engine.F32Kernel(),
+		"compute_type": *computeType, "half_cache": o.HalfCache(), "int8_kernel": engine.Int8KernelFor(*int8Bits), "int8_bits": *int8Bits, "f32_kernel": engine.F32Kernel(),
 		"outputs_fnv64": fmt.Sprintf("%016x", outHash.Sum64()), "shortlist_rows": *shortlistRows,
 		"sentences": len(srcs), "beam": *beam, "batch": *batch, "src_tokens": srcTokens,
 		"generated_tokens": generated.Load(), "seconds": report.Round(el, 3), "cpu_seconds": report.Round(cpu, 3),

@@ -30,7 +30,8 @@ func init() {
 			fmt.Fprintln(w, "              (STRATA_BLAS=go forces the pure-Go fallback; STRATA_BLAS=/path/lib.so picks a CBLAS)")
 			fmt.Fprintf(w, "f32 inference %s\n", engine.F32Kernel())
 			fmt.Fprintln(w, "              (decoding's products against packed weights; STRATA_SGEMM=go|blas forces the pure-Go kernel or OpenBLAS)")
-			fmt.Fprintf(w, "int8 matmul   %s\n", engine.Int8Kernel())
+			fmt.Fprintf(w, "int8 matmul   %s\n", engine.Int8KernelFor(8))
+			fmt.Fprintf(w, "              %s (--int8-bits 7)\n", engine.Int8KernelFor(7))
 			fmt.Fprintln(w, "              (--compute-type int8; STRATA_INT8=go|avx2 forces the pure-Go or the AVX2 kernel)")
 			if lib := mpi.Library(); lib != "" {
 				fmt.Fprintf(w, "mpi           Open MPI (%s): mpirun -np N strata train ... trains data-parallel\n", lib)
