@@ -13,11 +13,7 @@ func TestDotRowsFourKeyPathMatchesOne(t *testing.T) {
 		t.Skip("no AVX2/FMA/F16C on this CPU")
 	}
 	const ld, col, rows = 200, 3, 11
-	data := benchData(ld * rows)
-	half := make([]uint16, len(data))
-	for i, v := range data {
-		half[i] = HalfFromFloat32(v)
-	}
+	data, half := cacheRows(ld * rows)
 	idx := []int32{4, 0, 10, 4, 7, 2, 9, 1, 3}
 	for _, dh := range []int{8, 16, 24, 64, 72} {
 		q := benchData(dh)
@@ -49,11 +45,7 @@ func TestAxpyRowsWidePathMatchesNarrow(t *testing.T) {
 		t.Skip("no AVX2/FMA/F16C on this CPU")
 	}
 	const ld, col, rows = 300, 5, 9
-	data := benchData(ld * rows)
-	half := make([]uint16, len(data))
-	for i, v := range data {
-		half[i] = HalfFromFloat32(v)
-	}
+	data, half := cacheRows(ld * rows)
 	idx := []int32{4, 0, 8, 4, 7, 2, 1}
 	p := benchData(len(idx))
 	p[3] = 0
@@ -80,4 +72,14 @@ func TestAxpyRowsWidePathMatchesNarrow(t *testing.T) {
 			}
 		}
 	}
+}
+
+// cacheRows is n cache values as float32 and as halves.
+func cacheRows(n int) ([]float32, []uint16) {
+	data := benchData(n)
+	half := make([]uint16, n)
+	for i, v := range data {
+		half[i] = HalfFromFloat32(v)
+	}
+	return data, half
 }
