@@ -23,7 +23,8 @@
 # products alone (--gemm-floor). strata runs with the defaults of strata
 # translate: DECODERS batches decoded at once (default 0: one per thread,
 # decode.DefaultWorkers; the W of each system is printed), longest batches
-# first, a float16 decoder cache with int8, GOGC=25.
+# first, a float16 decoder cache and 7-bit activations with int8 (INT8_BITS=8
+# for the 8-bit scheme), GOGC=25.
 #
 #   sh bench/decode/run.sh                      # 500 sentences, as the spec asks
 #   SENTENCES=96 ROUNDS=2 sh bench/decode/run.sh
@@ -36,6 +37,7 @@ ROUNDS=${ROUNDS:-1}
 ROWS=${SHORTLIST_ROWS:-5033}
 FLOOR=${FLOOR:-0}
 DECODERS=${DECODERS:-0}
+INT8_BITS=${INT8_BITS:-0}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/decode" ./bench/decode
@@ -47,8 +49,8 @@ while [ "$r" -le "$ROUNDS" ]; do
 	$ref --dump-sources "$tmp/sources.txt" >"$tmp/pytorch-float32.$r.json" 2>"$tmp/log"
 	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --decoders "$DECODERS" $floor >"$tmp/strata-float32.$r.json" 2>"$tmp/log"
 	$ref --int8 >"$tmp/pytorch-int8.$r.json" 2>"$tmp/log"
-	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --decoders "$DECODERS" --compute-type int8 >"$tmp/strata-int8.$r.json" 2>"$tmp/log"
-	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --decoders "$DECODERS" --compute-type int8 \
+	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --decoders "$DECODERS" --compute-type int8 --int8-bits "$INT8_BITS" >"$tmp/strata-int8.$r.json" 2>"$tmp/log"
+	"$tmp/decode" --sources "$tmp/sources.txt" --threads "$THREADS" --decoders "$DECODERS" --compute-type int8 --int8-bits "$INT8_BITS" \
 		--shortlist-rows "$ROWS" >"$tmp/strata-int8-shortlist.$r.json" 2>"$tmp/log"
 	echo "round $r done ($(uptime | sed 's/.*load/load/'))" >&2
 	r=$((r + 1))
