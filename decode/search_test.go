@@ -303,4 +303,15 @@ func TestOptionsValidate(t *testing.T) {
 	if o.Validate() == nil {
 		t.Fatal("beam 0 was accepted")
 	}
+	for _, bits := range []int{0, 7, 8} {
+		o = Defaults()
+		o.Int8Bits = bits
+		if err := o.Validate(); err != nil {
+			t.Fatalf("int8 activation width %d: %v", bits, err)
+		}
+	}
+	o.Int8Bits = 6
+	if o.Validate() == nil {
+		t.Fatal("6-bit int8 activations were accepted")
+	}
 }

@@ -217,12 +217,12 @@ func (g *Graph) SetComputeInt8(on bool) { g.int8 = on }
 // ComputeInt8 reports whether Linear multiplies in int8.
 func (g *Graph) ComputeInt8() bool { return g.int8 && !g.record }
 
-// Int8Bits are the activation widths SetInt8Bits accepts; DefaultInt8Bits
-// is a new graph's.
+// Int8Bits are the activation widths SetInt8Bits accepts.
 var Int8Bits = []int{7, 8}
 
 // DefaultInt8Bits is the activation width of int8 graphs unless
-// SetInt8Bits says otherwise.
+// SetInt8Bits says otherwise: 7, the faster AVX2 kernel, whose quality
+// matched 8 bits on the shipped model (docs/decoding.md).
 const DefaultInt8Bits = 7
 
 // SetInt8Bits sets how an int8 graph quantizes activations: 8 bits
@@ -243,8 +243,9 @@ func (g *Graph) Int8Bits() int {
 	return g.int8Bits
 }
 
-// actScheme is one activation quantization: the largest magnitude, the
-// shift to unsigned, and the compensation of a weight matrix.
+// actScheme is one activation quantization: the largest magnitude and
+// the shift to unsigned bytes (a weight matrix's compensation for it:
+// Int8Weights.compFor).
 type actScheme struct {
 	qmax  float32
 	shift uint8

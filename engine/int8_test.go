@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -183,30 +184,39 @@ func TestLinearInt8(t *testing.T) {
 		Normal(b, 0.1, rng)
 		f := NewInference()
 		want := f.Linear(x, w, b)
-		var first []float32
-		for _, kern := range int8Kernels {
-			int8Kernel = kern
-			g := NewInference()
-			g.SetComputeInt8(true)
-			got := g.Linear(x, w, b)
-			var errSum, refSum float64
-			for i := range want.Data {
-				d := float64(got.Data[i] - want.Data[i])
-				errSum += d * d
-				refSum += float64(want.Data[i]) * float64(want.Data[i])
-			}
-			if rel := math.Sqrt(errSum / refSum); rel > 0.03 {
-				t.Errorf("%s, %v: relative error %.4f of int8 against float32", kern.name, sh, rel)
-			}
-			if first == nil {
-				first = append([]float32(nil), got.Data...)
-			} else {
-				for i := range first {
-					if first[i] != got.Data[i] {
-						t.Fatalf("%s differs from %s at %d: %v vs %v", kern.name, int8Kernels[0].name, i, got.Data[i], first[i])
+		// each activation width: within a few percent of float32, the
+		// same floats from every kernel, and 7 bits not 8 (the width
+		// reaches the quantization)
+		var firsts [2][]float32
+		for wi, bits := range []int{8, 7} {
+			for _, kern := range int8Kernels {
+				int8Kernel = kern
+				g := NewInference()
+				g.SetComputeInt8(true)
+				g.SetInt8Bits(bits)
+				got := g.Linear(x, w, b)
+				var errSum, refSum float64
+				for i := range want.Data {
+					d := float64(got.Data[i] - want.Data[i])
+					errSum += d * d
+					refSum += float64(want.Data[i]) * float64(want.Data[i])
+				}
+				if rel := math.Sqrt(errSum / refSum); rel > 0.03 {
+					t.Errorf("%s, %d bits, %v: relative error %.4f of int8 against float32", kern.name, bits, sh, rel)
+				}
+				if firsts[wi] == nil {
+					firsts[wi] = append([]float32(nil), got.Data...)
+					continue
+				}
+				for i := range firsts[wi] {
+					if firsts[wi][i] != got.Data[i] {
+						t.Fatalf("%s differs from %s at %d with %d bits: %v vs %v", kern.name, int8Kernels[0].name, i, bits, got.Data[i], firsts[wi][i])
 					}
 				}
 			}
+		}
+		if slices.Equal(firsts[0], firsts[1]) {
+			t.Errorf("%v: 7- and 8-bit activations gave the same outputs", sh)
 		}
 	}
 }
