@@ -422,9 +422,6 @@ func chooseInt8Kernel(env string) int8TileKernel {
 
 var goInt8Kernel = int8TileKernel{name: "go", tile: tileInt8Go}
 
-// Int8Kernel names the int8 kernel in use (8-bit activations).
-func Int8Kernel() string { return int8Kernel.name }
-
 // Int8KernelFor names the int8 kernel products with activations of the
 // given width (7 or 8; 0: the default) run on.
 func Int8KernelFor(bits int) string {
