@@ -38,3 +38,23 @@ func lnDx4AVX2(dx, gd, h *float32, n int, m1, m2, rs float64)
 
 //go:noescape
 func lnBackRowAVX2(x, dy, h, accG, accB *float32, n int, m, rs float32)
+
+// transposeStripAVX is in transpose_amd64.s.
+//
+//go:noescape
+func transposeStripAVX(dst *float32, ldd int, src *float32, lds int, blocks int)
+
+// dropMaskAVX2, addMaskedAVX2, accMaskedAVX2 and addToAVX2 are in
+// dropout_amd64.s.
+//
+//go:noescape
+func dropMaskAVX2(mask *uint32, words int, z uint64, threshold uint32)
+
+//go:noescape
+func addMaskedAVX2(y, x, f *float32, mask *uint32, words int, scale float32)
+
+//go:noescape
+func accMaskedAVX2(dst, src *float32, mask *uint32, words int, scale float32)
+
+//go:noescape
+func addToAVX2(dst, src *float32, n int)

@@ -31,3 +31,21 @@ func lnDx4AVX2(dx, gd, h *float32, n int, m1, m2, rs float64) {
 func lnBackRowAVX2(x, dy, h, accG, accB *float32, n int, m, rs float32) {
 	panic("engine: lnBackRowAVX2 without amd64")
 }
+
+func transposeStripAVX(dst *float32, ldd int, src *float32, lds int, blocks int) {
+	panic("engine: transposeStripAVX without amd64")
+}
+
+func dropMaskAVX2(mask *uint32, words int, z uint64, threshold uint32) {
+	panic("engine: dropMaskAVX2 without amd64")
+}
+
+func addMaskedAVX2(y, x, f *float32, mask *uint32, words int, scale float32) {
+	panic("engine: addMaskedAVX2 without amd64")
+}
+
+func accMaskedAVX2(dst, src *float32, mask *uint32, words int, scale float32) {
+	panic("engine: accMaskedAVX2 without amd64")
+}
+
+func addToAVX2(dst, src *float32, n int) { panic("engine: addToAVX2 without amd64") }

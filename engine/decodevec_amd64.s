@@ -71,3 +71,70 @@ reluloop:
 
 	VZEROUPPER
 	RET
+
+// func mulSubAVX2(x *float32, n int, mul, sub float32)
+// x[j] = x[j]·mul - sub for j < n (n a positive multiple of 8): a multiply
+// and a subtraction, each rounded, as the Go expression is compiled.
+TEXT ·mulSubAVX2(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	SHRQ $3, CX
+	VBROADCASTSS mul+16(FP), Y14
+	VBROADCASTSS sub+20(FP), Y15
+
+mulsubloop:
+	VMULPS (SI), Y14, Y0
+	VSUBPS Y15, Y0, Y0
+	VMOVUPS Y0, (SI)
+	ADDQ $32, SI
+	DECQ CX
+	JNZ mulsubloop
+
+	VZEROUPPER
+	RET
+
+// func biasReluAVX2(x, bias *float32, n int)
+// x[j] = ReLU(x[j] + bias[j]) for j < n (n a positive multiple of 8), the
+// ReLU as reluAVX2's (sign bit set: +0).
+TEXT ·biasReluAVX2(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ bias+8(FP), DI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+
+brloop:
+	VMOVUPS (SI), Y0
+	VADDPS (DI), Y0, Y0
+	VPSRAD $31, Y0, Y1
+	VPANDN Y0, Y1, Y0
+	VMOVDQU Y0, (SI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ brloop
+
+	VZEROUPPER
+	RET
+
+// func reluGradAVX2(dy, y *float32, n int)
+// dy[j] = 0 where y[j] (a ReLU output: +0 or a value without the sign
+// bit) is +0, as LinearReLU's backward does (n a positive multiple of 8).
+TEXT ·reluGradAVX2(SB), NOSPLIT, $0-24
+	MOVQ dy+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	VPXOR Y2, Y2, Y2
+
+rgloop:
+	VMOVDQU (DI), Y0
+	VPCMPEQD Y2, Y0, Y1
+	VPANDN (SI), Y1, Y0
+	VMOVDQU Y0, (SI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ rgloop
+
+	VZEROUPPER
+	RET

@@ -74,21 +74,77 @@ func (g *Graph) AddDropoutNorm(x, f *Tensor, p float32, gain, bias *Tensor) (y, 
 }
 
 // addDropoutRow is AddDropout's forward pass over one row of whole mask
-// words starting at element base: the same expression per element.
+// words starting at element base: the mask words, then the same
+// expression per element as AddDropout's.
 func addDropoutRow(ys, xs, fs []float32, mask []uint32, key uint64, base int, threshold uint32, scale float32) {
+	dropMaskRow(mask, key, base, threshold, haveAVX2FMA)
+	addMaskedRow(ys, xs, fs, mask, scale, haveAVX2FMA)
+}
+
+// dropMaskRow sets bit j of mask[w] to keep(key, base+32w+j, threshold),
+// four hashes at a time on the vector kernel (vec; dropout_amd64.s): the
+// per-element SplitMix64 was half of the residual-and-norm ops' time.
+func dropMaskRow(mask []uint32, key uint64, base int, threshold uint32, vec bool) {
+	if vec && len(mask) > 0 {
+		dropMaskAVX2(&mask[0], len(mask), key+uint64(base), threshold)
+		return
+	}
 	for w := range mask {
-		o := w * 32
-		f32, x32, y32 := fs[o:o+32], xs[o:o+32], ys[o:o+32]
 		var bits uint32
-		for j, v := range f32 {
+		for j := 0; j < 32; j++ {
 			var k uint32
-			if keep(key, base+o+j, threshold) {
+			if keep(key, base+32*w+j, threshold) { // compiled to a flag, not a branch
 				k = 1
 			}
 			bits |= k << j
-			y32[j] = x32[j] + math.Float32frombits(math.Float32bits(v*scale)&-k)
 		}
 		mask[w] = bits
+	}
+}
+
+// dropped is v·scale where bit j of bits is set, +0 where it is not.
+func dropped(v, scale float32, bits uint32, j int) float32 {
+	return math.Float32frombits(math.Float32bits(v*scale) & -(bits >> j & 1))
+}
+
+// addMaskedRow sets ys[i] = xs[i] + dropped(fs[i]) over 32·len(mask)
+// elements.
+func addMaskedRow(ys, xs, fs []float32, mask []uint32, scale float32, vec bool) {
+	n := 32 * len(mask)
+	ys, xs, fs = ys[:n], xs[:n], fs[:n]
+	if vec && n > 0 {
+		addMaskedAVX2(&ys[0], &xs[0], &fs[0], &mask[0], len(mask), scale)
+		return
+	}
+	for i, v := range fs {
+		ys[i] = xs[i] + dropped(v, scale, mask[i/32], i%32)
+	}
+}
+
+// accMaskedRow adds dropped(src[i]) to dst[i] over 32·len(mask) elements
+// (dropout's backward).
+func accMaskedRow(dst, src []float32, mask []uint32, scale float32, vec bool) {
+	n := 32 * len(mask)
+	dst, src = dst[:n], src[:n]
+	if vec && n > 0 {
+		accMaskedAVX2(&dst[0], &src[0], &mask[0], len(mask), scale)
+		return
+	}
+	for i, v := range src {
+		dst[i] += dropped(v, scale, mask[i/32], i%32)
+	}
+}
+
+// addTo adds src to dst element by element.
+func addTo(dst, src []float32, vec bool) {
+	src = src[:len(dst)]
+	n := 0
+	if vec && len(dst) >= 8 {
+		n = len(dst) &^ 7
+		addToAVX2(&dst[0], &src[0], n)
+	}
+	for i := n; i < len(dst); i++ {
+		dst[i] += src[i]
 	}
 }
 
@@ -107,27 +163,17 @@ func (g *Graph) addDropoutNormBackward(x, f, y, norm, gain, bias *Tensor, mean, 
 	through := func(r int) { // AddDropout's backward of row r
 		dys := y.Grad[r*d : (r+1)*d]
 		if dx != nil {
-			dxs := dx[r*d : (r+1)*d]
-			for j, v := range dys {
-				dxs[j] += v
-			}
+			addTo(dx[r*d:(r+1)*d], dys, haveAVX2FMA)
 		}
 		if df == nil {
 			return
 		}
 		dfs := df[r*d : (r+1)*d]
 		if mask == nil {
-			for j, v := range dys {
-				dfs[j] += v
-			}
+			addTo(dfs, dys, haveAVX2FMA)
 			return
 		}
-		for w, bits := range mask[r*d/32 : (r+1)*d/32] {
-			o := w * 32
-			for j, v := range dys[o : o+32] {
-				dfs[o+j] += math.Float32frombits(math.Float32bits(v*scale) & -(bits >> j & 1))
-			}
-		}
+		accMaskedRow(dfs, dys, mask[r*d/32:(r+1)*d/32], scale, haveAVX2FMA)
 	}
 	if norm.Grad == nil { // only the residual stream has a gradient
 		if y.Grad != nil {

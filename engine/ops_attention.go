@@ -230,12 +230,30 @@ func (o AttnOptions) bands(tq, tk int) attnBands {
 }
 
 // transpose writes the rows×cols matrix src (rows ld apart) to dst as
-// cols×rows, so that the products read Kᵀ and Vᵀ with unit stride.
+// cols×rows, so that the products read Kᵀ and Vᵀ with unit stride. With
+// AVX the whole 8×8 blocks move through registers (transpose_amd64.s): the
+// scalar loop's strided stores cost about as much as attention's products
+// at a head width of 32.
 func transpose(dst, src []float32, rows, cols, ld int) {
-	for r := 0; r < rows; r++ {
-		row := src[r*ld : r*ld+cols]
-		for c, x := range row {
-			dst[c*rows+r] = x
+	r0 := 0
+	if attnTiles && cols >= 8 && rows >= 8 {
+		_ = src[(rows-1)*ld+cols-1] // the blocks stay inside both slices
+		_ = dst[cols*rows-1]
+		blocks := cols / 8
+		for ; r0+8 <= rows; r0 += 8 {
+			transposeStripAVX(&dst[r0], rows, &src[r0*ld], ld, blocks)
+			transposeGo(dst, src, r0, r0+8, 8*blocks, cols, rows, ld)
+		}
+	}
+	transposeGo(dst, src, r0, rows, 0, cols, rows, ld)
+}
+
+// transposeGo is transpose's scalar loop over rows [r0, r1) and columns
+// [c0, c1).
+func transposeGo(dst, src []float32, r0, r1, c0, c1, rows, ld int) {
+	for r := r0; r < r1; r++ {
+		for c, x := range src[r*ld+c0 : r*ld+c1] {
+			dst[(c0+c)*rows+r] = x
 		}
 	}
 }

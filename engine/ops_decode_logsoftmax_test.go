@@ -93,6 +93,69 @@ func TestSubScalarMatchesLoop(t *testing.T) {
 	}
 }
 
+// mulSubOn must round the product and the difference each, on both paths.
+func TestMulSubMatchesLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, vec := range []bool{true, false} {
+		if vec && !haveAVX2FMA {
+			continue
+		}
+		for trial := 0; trial < 100; trial++ {
+			xs := make([]float32, 1+r.IntN(40))
+			for i := range xs {
+				xs[i] = float32(r.NormFloat64() * 10)
+			}
+			mul, sub := float32(r.Float64()), float32(r.Float64()*1e-3)
+			got := append([]float32(nil), xs...)
+			mulSubOn(got, mul, sub, vec)
+			for i, a := range xs {
+				if want := float32(a*mul) - sub; math.Float32bits(got[i]) != math.Float32bits(want) {
+					t.Fatalf("vector %v: element %d is %v, want %v", vec, i, got[i], want)
+				}
+			}
+		}
+	}
+}
+
+// biasReluOn and reluGradOn must give LinearReLU's training bits on both
+// paths: ReLU(x + b) by the sign bit, and dy kept exactly where the ReLU
+// output is not +0 (zeros, negative zeros and NaNs among the inputs).
+func TestBiasReluAndGradMatchLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.NaN()), float32(math.Inf(-1)), float32(math.Inf(1))}
+	for _, vec := range []bool{true, false} {
+		if vec && !haveAVX2FMA {
+			continue
+		}
+		for trial := 0; trial < 100; trial++ {
+			n := 1 + r.IntN(40)
+			xs, bias, dy := make([]float32, n), make([]float32, n), make([]float32, n)
+			for i := range xs {
+				xs[i], bias[i], dy[i] = float32(r.NormFloat64()), float32(r.NormFloat64()*0.1), float32(r.NormFloat64())
+				if r.IntN(6) == 0 {
+					xs[i], bias[i] = special[r.IntN(len(special))], 0
+				}
+			}
+			ys := append([]float32(nil), xs...)
+			biasReluOn(ys, bias, vec)
+			for i, x := range xs {
+				bits := math.Float32bits(x + bias[i])
+				if want := bits &^ uint32(int32(bits)>>31); math.Float32bits(ys[i]) != want {
+					t.Fatalf("vector %v: ReLU element %d is %x, want %x", vec, i, math.Float32bits(ys[i]), want)
+				}
+			}
+			ds := append([]float32(nil), dy...)
+			reluGradOn(ds, ys, vec)
+			for i, d := range dy {
+				pass := uint32(int32(-math.Float32bits(ys[i])) >> 31)
+				if want := math.Float32bits(d) & pass; math.Float32bits(ds[i]) != want {
+					t.Fatalf("vector %v: gradient element %d is %x, want %x", vec, i, math.Float32bits(ds[i]), want)
+				}
+			}
+		}
+	}
+}
+
 // reluOn must give LinearReLU's bits: +0 for every element with the sign
 // bit set (-0 and negative NaNs included), the element otherwise.
 func TestReluMatchesBits(t *testing.T) {

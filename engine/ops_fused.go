@@ -44,13 +44,7 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 				relu(ys)
 				continue
 			}
-			for i, v := range ys {
-				if bias != nil {
-					v += bias[i]
-				}
-				bits := math.Float32bits(v)
-				ys[i] = math.Float32frombits(bits &^ uint32(int32(bits)>>31)) // as ReLU
-			}
+			biasRelu(ys, bias)
 		}
 	})
 	g.push(y, func() {
@@ -59,11 +53,8 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 			return
 		}
 		mask := func(r int) []float32 {
-			ds, ys := dy[r*out:(r+1)*out], y.Data[r*out:(r+1)*out]
-			for i, v := range ys {
-				pass := uint32(int32(-math.Float32bits(v)) >> 31) // as ReLU's backward
-				ds[i] = math.Float32frombits(math.Float32bits(ds[i]) & pass)
-			}
+			ds := dy[r*out : (r+1)*out]
+			reluGrad(ds, y.Data[r*out:(r+1)*out]) // as ReLU's backward
 			return ds
 		}
 		if b.needGrad {

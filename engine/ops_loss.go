@@ -85,12 +85,7 @@ func (g *Graph) LabelSmoothedCE(logits *Tensor, targets []int32, eps float32, pa
 // gradient p - q into dr. The exponentials are computed once: dr holds
 // e^(z_j - max) until the sum is known.
 func smoothedRow(z []float32, t int, eps, epsI float64, dr []float32) (loss, nll float64) {
-	mx := z[0]
-	for _, x := range z {
-		if x > mx {
-			mx = x
-		}
-	}
+	mx := rowMax(z)
 	sum, sumZ := expSums(z, mx, dr)
 	lse := float64(mx) + math.Log(sum)
 	nll = lse - float64(z[t])
@@ -99,9 +94,7 @@ func smoothedRow(z []float32, t int, eps, epsI float64, dr []float32) (loss, nll
 	loss = (1-eps-epsI)*nll + epsI*smooth
 	if dr != nil {
 		inv, e := float32(1/sum), float32(epsI)
-		for j := range dr {
-			dr[j] = dr[j]*inv - e
-		}
+		mulSub(dr, inv, e)
 		dr[t] -= float32(1 - eps - epsI)
 	}
 	return loss, nll

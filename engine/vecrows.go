@@ -2,7 +2,7 @@ package engine
 
 import "math"
 
-// Row passes of inference ops vectorized with AVX2 where the CPU has it
+// Row passes of inference ops (and of training's loss and ReLU) vectorized with AVX2 where the CPU has it
 // (decodevec_amd64.s), Go elsewhere; each gives the Go loop's bits.
 
 // rowMax is the largest of xs (not empty) as LogSoftmax's loop finds it,
@@ -42,6 +42,22 @@ func subScalarOn(xs []float32, c float32, vec bool) {
 	}
 }
 
+// mulSub sets every element x of xs to x·mul - sub, rounding the product
+// and the difference each (the label-smoothed loss's gradient row).
+func mulSub(xs []float32, mul, sub float32) { mulSubOn(xs, mul, sub, haveAVX2FMA) }
+
+// mulSubOn is mulSub on the vector kernel (vec) or in Go.
+func mulSubOn(xs []float32, mul, sub float32, vec bool) {
+	n := 0
+	if vec && len(xs) >= 8 {
+		n = len(xs) &^ 7
+		mulSubAVX2(&xs[0], n, mul, sub)
+	}
+	for j := n; j < len(xs); j++ {
+		xs[j] = float32(xs[j]*mul) - sub // float32(): never fused into an FMA
+	}
+}
+
 // relu sets the elements of xs whose sign bit is set to +0, as
 // LinearReLU's bits &^ (int32(bits) >> 31) does (NaNs with the sign bit
 // included), in place.
@@ -57,5 +73,41 @@ func reluOn(xs []float32, vec bool) {
 	for j := n; j < len(xs); j++ {
 		bits := math.Float32bits(xs[j])
 		xs[j] = math.Float32frombits(bits &^ uint32(int32(bits)>>31))
+	}
+}
+
+// biasRelu sets xs[i] = ReLU(xs[i] + bias[i]) (LinearReLU's forward pass
+// while training, where the product does not add the bias).
+func biasRelu(xs, bias []float32) { biasReluOn(xs, bias, haveAVX2FMA) }
+
+// biasReluOn is biasRelu on the vector kernel (vec) or in Go.
+func biasReluOn(xs, bias []float32, vec bool) {
+	bias = bias[:len(xs)]
+	n := 0
+	if vec && len(xs) >= 8 {
+		n = len(xs) &^ 7
+		biasReluAVX2(&xs[0], &bias[0], n)
+	}
+	for j := n; j < len(xs); j++ {
+		bits := math.Float32bits(xs[j] + bias[j])
+		xs[j] = math.Float32frombits(bits &^ uint32(int32(bits)>>31))
+	}
+}
+
+// reluGrad zeroes the elements of ds where the ReLU output ys is +0 (the
+// only non-positive value a ReLU output holds), ReLU's backward in place.
+func reluGrad(ds, ys []float32) { reluGradOn(ds, ys, haveAVX2FMA) }
+
+// reluGradOn is reluGrad on the vector kernel (vec) or in Go.
+func reluGradOn(ds, ys []float32, vec bool) {
+	ys = ys[:len(ds)]
+	n := 0
+	if vec && len(ds) >= 8 {
+		n = len(ds) &^ 7
+		reluGradAVX2(&ds[0], &ys[0], n)
+	}
+	for i := n; i < len(ds); i++ {
+		pass := uint32(int32(-math.Float32bits(ys[i])) >> 31)
+		ds[i] = math.Float32frombits(math.Float32bits(ds[i]) & pass)
 	}
 }
