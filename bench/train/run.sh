@@ -19,8 +19,10 @@
 #          Transformer-base widths
 #
 # Each round also measures the machine's peak matrix-product rate in a
-# process of its own (bench/train --peak: an N×N×N sgemm through the same
-# OpenBLAS with the same thread count, best of 3). The physical floor of a
+# process of its own (bench/train --peak: an N×N×N product with the same
+# thread count through the same OpenBLAS, its threads or row blocks, and on
+# strata's own float32 kernel where the CPU has it; the fastest of the
+# three, best of 3 each). The physical floor of a
 # step is its GFLOP (counted from the model shape, bench/train/flops.go)
 # at that rate; it is printed as tokens/s with each implementation's share.
 # --replay adds the old diagnostic: strata's own matrix products of one
