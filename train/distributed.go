@@ -174,8 +174,9 @@ func (d *dist) bcastTensors(ts []*engine.Tensor) error {
 	return nil
 }
 
-// checksum hashes the bits of ts (FNV-1a, 64 bits).
-func checksum(ts []*engine.Tensor) uint64 {
+// Checksum hashes the bits of ts (FNV-1a, 64 bits): two sets of tensors
+// with equal values bit for bit, in the same order, hash alike.
+func Checksum(ts []*engine.Tensor) uint64 {
 	h := fnv.New64a()
 	var b [4]byte
 	for _, t := range ts {
@@ -193,7 +194,7 @@ func (d *dist) verifyAgreement(ts []*engine.Tensor, update int) error {
 	if !d.multi() {
 		return nil
 	}
-	mine := checksum(ts)
+	mine := Checksum(ts)
 	root := make([]byte, 8)
 	binary.LittleEndian.PutUint64(root, mine)
 	if err := d.comm.Bcast(root, 0); err != nil {

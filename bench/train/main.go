@@ -9,13 +9,10 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"hash/fnv"
 	"log"
-	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -100,7 +97,9 @@ func main() {
 		gemmFloor(o, m, w, batches[0], res)
 	}
 	res["params"] = m.Params().Count()
-	res["params_fnv64"] = paramsHash(m.Params().List())
+	// equal for two builds that train bit for bit alike (an A/B of engine
+	// changes that must not change any result)
+	res["params_fnv64"] = fmt.Sprintf("%016x", train.Checksum(m.Params().List()))
 	res["blas"] = blas.Default().Name()
 	if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
 		log.Fatal(err)
@@ -262,19 +261,4 @@ func gemmFloor(o options, m *model.Transformer, w *train.Workers, bt model.Batch
 	res["gemm_floor_tokens_per_s"] = report.Round(float64(o.batch*o.tgtLen)/step, 1)
 	fmt.Fprintf(os.Stderr, "matrix products alone: %d per step, %.1f GFLOP, %.0f ms (%.0f GFLOP/s)\n",
 		len(calls), flops/1e9, 1000*step, flops/1e9/step)
-}
-
-// paramsHash is an FNV-1a hash of every parameter's bits after the run, in
-// the model's order: two builds that train bit for bit alike print the same
-// value (an A/B of engine changes that must not change any result).
-func paramsHash(ps []*engine.Tensor) string {
-	h := fnv.New64a()
-	var b [4]byte
-	for _, p := range ps {
-		for _, v := range p.Data {
-			binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
-			h.Write(b[:])
-		}
-	}
-	return fmt.Sprintf("%016x", h.Sum64())
 }
