@@ -102,12 +102,12 @@ func dropMaskRow(mask []uint32, key uint64, base int, threshold uint32, vec bool
 	}
 }
 
-// dropped is v·scale where bit j of bits is set, +0 where it is not.
-func dropped(v, scale float32, bits uint32, j int) float32 {
+// maskedScale is v·scale where bit j of bits is set, +0 where it is not.
+func maskedScale(v, scale float32, bits uint32, j int) float32 {
 	return math.Float32frombits(math.Float32bits(v*scale) & -(bits >> j & 1))
 }
 
-// addMaskedRow sets ys[i] = xs[i] + dropped(fs[i]) over 32·len(mask)
+// addMaskedRow sets ys[i] = xs[i] + maskedScale(fs[i]) over 32·len(mask)
 // elements.
 func addMaskedRow(ys, xs, fs []float32, mask []uint32, scale float32, vec bool) {
 	n := 32 * len(mask)
@@ -117,11 +117,11 @@ func addMaskedRow(ys, xs, fs []float32, mask []uint32, scale float32, vec bool) 
 		return
 	}
 	for i, v := range fs {
-		ys[i] = xs[i] + dropped(v, scale, mask[i/32], i%32)
+		ys[i] = xs[i] + maskedScale(v, scale, mask[i/32], i%32)
 	}
 }
 
-// accMaskedRow adds dropped(src[i]) to dst[i] over 32·len(mask) elements
+// accMaskedRow adds maskedScale(src[i]) to dst[i] over 32·len(mask) elements
 // (dropout's backward).
 func accMaskedRow(dst, src []float32, mask []uint32, scale float32, vec bool) {
 	n := 32 * len(mask)
@@ -131,7 +131,7 @@ func accMaskedRow(dst, src []float32, mask []uint32, scale float32, vec bool) {
 		return
 	}
 	for i, v := range src {
-		dst[i] += dropped(v, scale, mask[i/32], i%32)
+		dst[i] += maskedScale(v, scale, mask[i/32], i%32)
 	}
 }
 

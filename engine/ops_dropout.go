@@ -73,7 +73,7 @@ func (g *Graph) dropout(x *Tensor, p float32, perSentence bool) *Tensor {
 				dys, dxs := y.Grad[base:min(base+32, n)], dx[base:min(base+32, n)]
 				bits := mask[w]
 				for j, d := range dys {
-					dxs[j] += math.Float32frombits(math.Float32bits(d*scale) & -(bits >> j & 1))
+					dxs[j] += maskedScale(d, scale, bits, j)
 				}
 			}
 		})
