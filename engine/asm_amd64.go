@@ -44,8 +44,7 @@ func lnBackRowAVX2(x, dy, h, accG, accB *float32, n int, m, rs float32)
 //go:noescape
 func transposeStripAVX(dst *float32, ldd int, src *float32, lds int, blocks int)
 
-// dropMaskAVX2, addMaskedAVX2, accMaskedAVX2 and addToAVX2 are in
-// dropout_amd64.s.
+// dropMaskAVX2, addMaskedAVX2 and accMaskedAVX2 are in dropout_amd64.s.
 //
 //go:noescape
 func dropMaskAVX2(mask *uint32, words int, z uint64, threshold uint32)
@@ -55,6 +54,3 @@ func addMaskedAVX2(y, x, f *float32, mask *uint32, words int, scale float32)
 
 //go:noescape
 func accMaskedAVX2(dst, src *float32, mask *uint32, words int, scale float32)
-
-//go:noescape
-func addToAVX2(dst, src *float32, n int)

@@ -47,5 +47,3 @@ func addMaskedAVX2(y, x, f *float32, mask *uint32, words int, scale float32) {
 func accMaskedAVX2(dst, src *float32, mask *uint32, words int, scale float32) {
 	panic("engine: accMaskedAVX2 without amd64")
 }
-
-func addToAVX2(dst, src *float32, n int) { panic("engine: addToAVX2 without amd64") }

@@ -198,26 +198,3 @@ cloop:
 cdone:
 	VZEROUPPER
 	RET
-
-// func addToAVX2(dst, src *float32, n int)
-//
-// dst[i] += src[i] for i < n, a multiple of 8.
-TEXT ·addToAVX2(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ n+16(FP), CX
-	SHRQ $3, CX
-	JZ tdone
-
-tloop:
-	VMOVUPS (SI), Y0
-	VADDPS (DI), Y0, Y0
-	VMOVUPS Y0, (DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	DECQ CX
-	JNZ tloop
-
-tdone:
-	VZEROUPPER
-	RET

@@ -135,19 +135,6 @@ func accMaskedRow(dst, src []float32, mask []uint32, scale float32, vec bool) {
 	}
 }
 
-// addTo adds src to dst element by element.
-func addTo(dst, src []float32, vec bool) {
-	src = src[:len(dst)]
-	n := 0
-	if vec && len(dst) >= 8 {
-		n = len(dst) &^ 7
-		addToAVX2(&dst[0], &src[0], n)
-	}
-	for i := n; i < len(dst); i++ {
-		dst[i] += src[i]
-	}
-}
-
 // addDropoutNormBackward runs the norm's backward into y's gradient (which
 // already holds the residual stream's share from y's other consumers) and,
 // row by row as each is complete, AddDropout's backward from it.
@@ -163,14 +150,14 @@ func (g *Graph) addDropoutNormBackward(x, f, y, norm, gain, bias *Tensor, mean, 
 	through := func(r int) { // AddDropout's backward of row r
 		dys := y.Grad[r*d : (r+1)*d]
 		if dx != nil {
-			addTo(dx[r*d:(r+1)*d], dys, haveAVX2FMA)
+			axpy(dx[r*d:(r+1)*d], dys, 1) // 1·v is v: the sum dx + v
 		}
 		if df == nil {
 			return
 		}
 		dfs := df[r*d : (r+1)*d]
 		if mask == nil {
-			addTo(dfs, dys, haveAVX2FMA)
+			axpy(dfs, dys, 1)
 			return
 		}
 		accMaskedRow(dfs, dys, mask[r*d/32:(r+1)*d/32], scale, haveAVX2FMA)
