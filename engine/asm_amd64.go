@@ -54,3 +54,8 @@ func addMaskedAVX2(y, x, f *float32, mask *uint32, words int, scale float32)
 
 //go:noescape
 func accMaskedAVX2(dst, src *float32, mask *uint32, words int, scale float32)
+
+// adamAVX2 is in adam_amd64.s.
+//
+//go:noescape
+func adamAVX2(w, grad, m, v *float32, n int, k *[8]float32)

@@ -47,3 +47,5 @@ func addMaskedAVX2(y, x, f *float32, mask *uint32, words int, scale float32) {
 func accMaskedAVX2(dst, src *float32, mask *uint32, words int, scale float32) {
 	panic("engine: accMaskedAVX2 without amd64")
 }
+
+func adamAVX2(w, grad, m, v *float32, n int, k *[8]float32) { panic("engine: adamAVX2 without amd64") }

@@ -65,11 +65,11 @@ func (a *Adam) Update(lr float64) {
 	c := a.cfg
 	bc1 := 1 - math.Pow(c.Beta1, float64(a.Step))
 	bc2 := 1 - math.Pow(c.Beta2, float64(a.Step))
-	u := adamStep{
-		b1: float32(c.Beta1), b2: float32(c.Beta2),
-		stepSize: float32(lr * math.Sqrt(bc2) / bc1),
-		decay:    float32(1 - lr*c.WeightDecay), wd: c.WeightDecay != 0,
-		eps: float32(c.Eps), // added to √v (not to the bias-corrected √v̂), as fairseq
+	u := engine.AdamStep{
+		B1: float32(c.Beta1), B2: float32(c.Beta2),
+		StepSize: float32(lr * math.Sqrt(bc2) / bc1),
+		Decay:    float32(1 - lr*c.WeightDecay), WD: c.WeightDecay != 0,
+		Eps: float32(c.Eps), // added to √v (not to the bias-corrected √v̂), as fairseq
 	}
 	total := 0
 	for _, p := range a.params {
@@ -97,15 +97,9 @@ func (a *Adam) Update(lr float64) {
 // adamMinRange is the fewest elements worth a goroutine of their own.
 const adamMinRange = 1 << 16
 
-// adamStep holds one update's constants.
-type adamStep struct {
-	b1, b2, stepSize, decay, eps float32
-	wd                           bool
-}
-
 // updateRange updates elements [lo, hi) of the concatenation of the
 // parameters.
-func (a *Adam) updateRange(u *adamStep, lo, hi int) {
+func (a *Adam) updateRange(u *engine.AdamStep, lo, hi int) {
 	off := 0
 	for i, p := range a.params {
 		n := len(p.Grad)
@@ -114,23 +108,7 @@ func (a *Adam) updateRange(u *adamStep, lo, hi int) {
 		if s >= e {
 			continue
 		}
-		adamElems(u, p.Data[s:e], p.Grad[s:e], a.m[i][s:e], a.v[i][s:e], float32(a.l2[i]))
-	}
-}
-
-// adamElems is the update of one run of elements.
-func adamElems(u *adamStep, w, grad, m, v []float32, l2 float32) {
-	w, m, v = w[:len(grad)], m[:len(grad)], v[:len(grad)]
-	b1, b2 := u.b1, u.b2
-	for j, g := range grad {
-		x := w[j]
-		g += l2 * x
-		m[j] = b1*m[j] + (1-b1)*g
-		v[j] = b2*v[j] + (1-b2)*g*g
-		if u.wd {
-			x *= u.decay
-		}
-		w[j] = x - u.stepSize*m[j]/(float32(math.Sqrt(float64(v[j])))+u.eps)
+		engine.AdamUpdate(*u, p.Data[s:e], p.Grad[s:e], a.m[i][s:e], a.v[i][s:e], float32(a.l2[i]))
 	}
 }
 
