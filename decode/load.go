@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/model"
 	"github.com/strata-nmt/strata/rundir"
 	"github.com/strata-nmt/strata/subword"
@@ -36,10 +37,39 @@ func (b *Bundle) Searcher(opt Options) (*Searcher, error) {
 	if err := b.checkShortlist(opt); err != nil {
 		return nil, err
 	}
+	if opt.ComputeType == "" {
+		ct, err := b.DefaultComputeType()
+		if err != nil {
+			return nil, err
+		}
+		opt.ComputeType = ct
+	}
 	if err := b.computeIn(opt.ComputeType); err != nil {
 		return nil, err
 	}
 	return NewEnsembleSearcher(b.members(), opt)
+}
+
+// DefaultComputeType is the compute type of searchers asked for none: int8
+// when every model file is an int8 one (strata quantize), float32
+// otherwise. So a quantized model decodes as quantized unless told to
+// dequantize, as CTranslate2's "default" keeps a converted model's type:
+// decoding it in float32 would be slower and not use the integers the user
+// quantized to.
+func (b *Bundle) DefaultComputeType() (string, error) {
+	if len(b.ModelPaths) == 0 {
+		return "float32", nil // put together by hand: no files to ask
+	}
+	for _, p := range b.ModelPaths {
+		q, err := engine.FileIsInt8(p)
+		if err != nil {
+			return "", err
+		}
+		if !q {
+			return "float32", nil
+		}
+	}
+	return "int8", nil
 }
 
 // computeIn readies the bundle's models for searchers of the given compute

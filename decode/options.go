@@ -46,8 +46,10 @@ type Options struct {
 	// Sampling, when On, samples outputs instead of searching (Beam and
 	// Greedy are not used).
 	Sampling Sampling
-	// ComputeType is "float32" (also "") or "int8": every matrix product
-	// of the model in int8 with float32 scales (docs/decoding.md).
+	// ComputeType is "float32" or "int8" (every matrix product of the
+	// model in int8 with float32 scales, docs/decoding.md). "" is float32
+	// for NewSearcher; Bundle.Searcher makes it the model files' own type
+	// (Bundle.DefaultComputeType), and Searcher.SetOptions the searcher's.
 	ComputeType string
 	// Shortlist is a shortlist file (strata shortlist): each batch is
 	// decoded over the target tokens its sources' lists allow ("": the

@@ -87,8 +87,11 @@ func (s *Searcher) HeldBytes() int { return s.encG.HeldBytes() + s.g.HeldBytes()
 // decoder state: a server that varies the beam per request would otherwise
 // hold one searcher, with its own arenas and decoder caches, per beam size.
 // The compute type and the shortlist, which NewSearcher sets the graphs up
-// for, cannot change.
+// for, cannot change; an empty compute type keeps the searcher's.
 func (s *Searcher) SetOptions(opt Options) error {
+	if opt.ComputeType == "" {
+		opt.ComputeType = s.opt.ComputeType
+	}
 	if err := opt.Validate(); err != nil {
 		return err
 	}

@@ -25,3 +25,23 @@ func ReadFileMeta(path string, meta any) error {
 	}
 	return nil
 }
+
+// FileIsInt8 reports whether the tensor file at path holds int8 matrices
+// (WriteTensorsInt8), from its header alone.
+func FileIsInt8(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	h, err := readHeader(bufio.NewReader(f))
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, e := range h.Tensors {
+		if e.DType == dtypeInt8 {
+			return true, nil
+		}
+	}
+	return false, nil
+}

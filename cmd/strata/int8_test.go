@@ -30,7 +30,8 @@ func TestQuantizedQuickstart(t *testing.T) {
 		"float32":         {"--model", runDir},
 		"int8":            {"--model", q, "--compute-type", "int8"},
 		"int8+shortlist":  {"--model", q, "--compute-type", "int8", "--shortlist", sl},
-		"float32 of int8": {"--model", q},
+		"float32 of int8": {"--model", q, "--compute-type", "float32"},
+		"int8 by default": {"--model", q},
 	} {
 		hyp := filepath.Join(dir, "hyp."+strings.ReplaceAll(name, " ", "_"))
 		run(t, append(append([]string{"translate"}, args...), "--input", src, "--output", hyp, "--beam", "2")...)
@@ -50,6 +51,10 @@ func TestQuantizedQuickstart(t *testing.T) {
 			}
 		}
 		scores[name] = [2]float64{bleu, chrf}
+	}
+	// the int8 file decodes in int8 unless told otherwise
+	if a, b := readFile(t, filepath.Join(dir, "hyp.int8")), readFile(t, filepath.Join(dir, "hyp.int8_by_default")); a != b {
+		t.Errorf("translating the int8 file without --compute-type gave other output than --compute-type int8")
 	}
 	f := scores["float32"]
 	t.Logf("BLEU/chrF: %v; int8 model file %d bytes", scores, st.Size())

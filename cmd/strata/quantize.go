@@ -15,12 +15,12 @@ func init() {
 	var modelPath, output string
 	cmd := &cobra.Command{
 		Use:   "quantize --model RUN_OR_FILE --output DIR",
-		Short: "Write a model with int8 weights (about 4x smaller) for --compute-type int8",
+		Short: "Write a model with int8 weights (about 4x smaller), decoded in int8 by default",
 		Long: `Writes DIR/model.bin with every weight matrix quantized per row to int8
 (biases and norms stay float32) and, when the model comes from a run
 directory, DIR/run.json naming the same data directory, so that
-"strata translate --model DIR --compute-type int8" works directly. The file
-loads like any model file (float32 decoding dequantizes it). Training is
+"strata translate --model DIR" decodes it in int8 directly. The file
+loads like any model file (--compute-type float32 dequantizes it). Training is
 not affected. See docs/decoding.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

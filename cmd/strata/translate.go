@@ -169,6 +169,9 @@ func newTranslator(models []string, dataDir string, o decode.Options, threads, w
 	if err != nil {
 		return nil, err
 	}
+	if o.ComputeType == "" && s.Options().ComputeType == "int8" {
+		fmt.Fprintln(os.Stderr, "decoding in int8, the model file's type (--compute-type float32 decodes it dequantized)")
+	}
 	if threads > 0 {
 		s.SetThreads(threads)
 	}
