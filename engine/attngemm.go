@@ -53,52 +53,98 @@ func attnGemm(m, n, k int, alpha float32, a []float32, ars, acs int, b []float32
 		return
 	}
 	checkAttnGemm(m, n, k, a, ars, acs, b, ldb, c, ldc)
+	i := 0
+	if attnTiles && bd.kind != bandCols {
+		// whole columns in 6-row tiles first; the pairs below then
+		// start where the tiles stopped
+		cols := n &^ 31
+		for ; i+6 <= m && cols > 0; i += 6 {
+			attnRows6(i, cols, k, alpha, a, ars, acs, b, ldb, c, ldc, acc, bd)
+			for r := i; r < i+6; r += 2 {
+				attnPair(r, cols, m, n, k, alpha, a, ars, acs, b, ldb, c, ldc, acc, bd)
+			}
+		}
+	}
+	for ; i < m; i += 2 {
+		attnPair(i, 0, m, n, k, alpha, a, ars, acs, b, ldb, c, ldc, acc, bd)
+	}
+}
+
+// attnRows6 is rows [i, i+6) of attnGemm over columns [0, cols) (a
+// multiple of 32: the columns the pairs would have taken in 2×32 tiles),
+// in 6×16 tiles. The inner range is the six rows' union: the terms it adds
+// for a row beyond its own band multiply zeros of A.
+func attnRows6(i, cols, k int, alpha float32, a []float32, ars, acs int, b []float32, ldb int,
+	c []float32, ldc int, acc bool, bd band) {
+	lo, hi := 0, k
+	switch bd.kind {
+	case bandInner:
+		hi = min(k, i+5+bd.off+1)
+	case bandInnerFrom:
+		lo = max(0, i-bd.off)
+	}
+	kk := hi - lo
+	if kk <= 0 { // nothing to add: C = 0 (or stays)
+		if !acc {
+			for r := i; r < i+6; r++ {
+				clear(c[r*ldc : r*ldc+cols])
+			}
+		}
+		return
+	}
+	for j := 0; j < cols; j += 16 {
+		attnTile6x16(kk, &a[i*ars+lo*acs], ars, acs, &b[lo*ldb+j], ldb, &c[i*ldc+j], ldc, alpha, acc)
+	}
+}
+
+// attnPair is rows i and i+1 (or i alone, the last of an odd count) of
+// attnGemm from column j0 on.
+func attnPair(i, j0, m, n, k int, alpha float32, a []float32, ars, acs int, b []float32, ldb int,
+	c []float32, ldc int, acc bool, bd band) {
 	var spare [32]float32 // second output row of a lone last row
-	for i := 0; i < m; i += 2 {
-		nn, lo, hi := n, 0, k
-		last := min(i+1, m-1) // the pair's second row (or the lone row)
-		switch bd.kind {
-		case bandCols: // rounded up to whole tiles: the extra columns are masked anyway
-			nn = min(n, (last+bd.off+1+7)&^7)
-		case bandInner:
-			hi = min(k, last+bd.off+1)
-		case bandInnerFrom:
-			lo = max(0, i-bd.off)
+	nn, lo, hi := n, 0, k
+	last := min(i+1, m-1) // the pair's second row (or the lone row)
+	switch bd.kind {
+	case bandCols: // rounded up to whole tiles: the extra columns are masked anyway
+		nn = min(n, (last+bd.off+1+7)&^7)
+	case bandInner:
+		hi = min(k, last+bd.off+1)
+	case bandInnerFrom:
+		lo = max(0, i-bd.off)
+	}
+	if nn <= j0 {
+		return
+	}
+	kk := hi - lo
+	if kk <= 0 { // nothing to add: C = 0 (or stays)
+		if !acc {
+			clear(c[i*ldc+j0 : i*ldc+nn])
+			clear(c[last*ldc+j0 : last*ldc+nn])
 		}
-		if nn <= 0 {
-			continue
-		}
-		kk := hi - lo
-		if kk <= 0 { // nothing to add: C = 0 (or stays)
-			if !acc {
-				clear(c[i*ldc : i*ldc+nn])
-				clear(c[last*ldc : last*ldc+nn])
+		return
+	}
+	a0, a1 := i*ars+lo*acs, last*ars+lo*acs
+	c0, c1 := c[i*ldc:], c[last*ldc:]
+	j := j0
+	if attnTiles {
+		for ; j+32 <= nn; j += 32 {
+			d1 := &c1[j]
+			if last == i {
+				d1 = &spare[0]
 			}
-			continue
+			attnTile2x32(kk, &a[a0], &a[a1], acs, &b[lo*ldb+j], ldb, &c0[j], d1, alpha, acc)
 		}
-		a0, a1 := i*ars+lo*acs, last*ars+lo*acs
-		c0, c1 := c[i*ldc:], c[last*ldc:]
-		j := 0
-		if attnTiles {
-			for ; j+32 <= nn; j += 32 {
-				d1 := &c1[j]
-				if last == i {
-					d1 = &spare[0]
-				}
-				attnTile2x32(kk, &a[a0], &a[a1], acs, &b[lo*ldb+j], ldb, &c0[j], d1, alpha, acc)
+		for ; j+8 <= nn; j += 8 {
+			d1 := &c1[j]
+			if last == i {
+				d1 = &spare[0]
 			}
-			for ; j+8 <= nn; j += 8 {
-				d1 := &c1[j]
-				if last == i {
-					d1 = &spare[0]
-				}
-				attnTile2x8(kk, &a[a0], &a[a1], acs, &b[lo*ldb+j], ldb, &c0[j], d1, alpha, acc)
-			}
+			attnTile2x8(kk, &a[a0], &a[a1], acs, &b[lo*ldb+j], ldb, &c0[j], d1, alpha, acc)
 		}
-		attnRowGo(kk, a[a0:], acs, b[lo*ldb:], ldb, c0, j, nn, alpha, acc)
-		if last != i {
-			attnRowGo(kk, a[a1:], acs, b[lo*ldb:], ldb, c1, j, nn, alpha, acc)
-		}
+	}
+	attnRowGo(kk, a[a0:], acs, b[lo*ldb:], ldb, c0, j, nn, alpha, acc)
+	if last != i {
+		attnRowGo(kk, a[a1:], acs, b[lo*ldb:], ldb, c1, j, nn, alpha, acc)
 	}
 }
 

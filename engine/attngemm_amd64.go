@@ -7,3 +7,6 @@ func attnTile2x32(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *
 
 //go:noescape
 func attnTile2x8(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *float32, alpha float32, acc bool)
+
+//go:noescape
+func attnTile6x16(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int, alpha float32, acc bool)

@@ -155,3 +155,88 @@ t8store:
 	VMOVUPS Y1, (DI)
 	VZEROUPPER
 	RET
+
+// One inner step of the 6×16 tile: B's row at (BX) (Y12, Y13) times A's
+// six rows at SI, SI+DX, SI+2DX, R9, R9+DX, R9+2DX.
+#define ATT6(r0, r1, lo0, hi0, lo1, hi1) \
+	VBROADCASTSS r0, Y14 \
+	VBROADCASTSS r1, Y15 \
+	VFMADD231PS Y12, Y14, lo0 \
+	VFMADD231PS Y13, Y14, hi0 \
+	VFMADD231PS Y12, Y15, lo1 \
+	VFMADD231PS Y13, Y15, hi1
+
+// Scale a row by alpha (Y12), add C's row when acc (AX != 0), store it at
+// (DI) and step DI to the next row.
+#define ATTOUT(lo, hi) \
+	VMULPS Y12, lo, lo \
+	VMULPS Y12, hi, hi \
+	TESTL AX, AX \
+	JZ   3(PC) \
+	VADDPS (DI), lo, lo \
+	VADDPS 32(DI), hi, hi \
+	VMOVUPS lo, (DI) \
+	VMOVUPS hi, 32(DI) \
+	ADDQ R11, DI
+
+// func attnTile6x16(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int, alpha float32, acc bool)
+//
+// c_r[0:16] = alpha·Σ_{p<k} a[r·ars + p·acs]·b[p·ldb + 0:16] (+ c_r[0:16]
+// when acc), r = 0..5, c_r at c + r·ldc; strides in floats. Each output is
+// the same sum, in the same order, as attnTile2x32 forms it (so the two
+// give the same bits); 12 accumulators instead of 8 keep both FMA pipes
+// busy through the 4-cycle latency, and B costs 2 loads per 12 FMAs, not 4
+// per 8.
+TEXT ·attnTile6x16(SB), NOSPLIT, $0-69
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ ars+16(FP), DX
+	SHLQ $2, DX
+	MOVQ acs+24(FP), R8
+	SHLQ $2, R8
+	MOVQ b+32(FP), BX
+	MOVQ ldb+40(FP), R10
+	SHLQ $2, R10
+	LEAQ (SI)(DX*2), R9
+	ADDQ DX, R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	TESTQ CX, CX
+	JLE t6done
+
+t6loop:
+	VMOVUPS (BX), Y12
+	VMOVUPS 32(BX), Y13
+	ATT6((SI), (SI)(DX*1), Y0, Y1, Y2, Y3)
+	ATT6((SI)(DX*2), (R9), Y4, Y5, Y6, Y7)
+	ATT6((R9)(DX*1), (R9)(DX*2), Y8, Y9, Y10, Y11)
+	ADDQ R8, SI
+	ADDQ R8, R9
+	ADDQ R10, BX
+	DECQ CX
+	JNZ t6loop
+
+t6done:
+	VBROADCASTSS alpha+64(FP), Y12
+	MOVQ c+48(FP), DI
+	MOVQ ldc+56(FP), R11
+	SHLQ $2, R11
+	MOVBLZX acc+68(FP), AX
+	ATTOUT(Y0, Y1)
+	ATTOUT(Y2, Y3)
+	ATTOUT(Y4, Y5)
+	ATTOUT(Y6, Y7)
+	ATTOUT(Y8, Y9)
+	ATTOUT(Y10, Y11)
+	VZEROUPPER
+	RET
