@@ -10,8 +10,9 @@ import "fmt"
 // operands, which cost as much as the arithmetic at this size (18 GFLOP/s,
 // a fraction of one core's peak), and a step makes tens of thousands of
 // them. No BLAS on this machine offers a batched strided product, so the
-// products are written here: register tiles of 2 rows × 32 (or 8) columns
-// in AVX2/FMA assembly (attngemm_amd64.s) reading the operands in place
+// products are written here: register tiles of 6 rows × 16 columns (where
+// no causal band cuts the columns row by row) and of 2 rows × 32 (or 8)
+// columns in AVX2/FMA assembly (attngemm_amd64.s) reading the operands in place
 // through row and column strides, so that transposed operands need no
 // copies either; a pure-Go loop does the same elsewhere and for the last
 // columns of a row when the width is not a multiple of 8.
