@@ -34,13 +34,16 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 		// (the same sum as Linear's there)
 		g.linearPacked(f32Kernel, x, w, b, y)
 		bias = nil
+	} else if trainPacked() {
+		g.linearTrainPacked(x, w, bias, y) // adds the bias itself
+		bias = nil
 	} else {
 		g.gemm(false, true, n, out, in, 1, x.Data, in, w.Data, in, 0, y.Data, out)
 	}
 	g.parallel(n, out, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			ys := y.Data[r*out : (r+1)*out]
-			if bias == nil { // inference: the product added it
+			if bias == nil { // the packed product added it
 				relu(ys)
 				continue
 			}
@@ -66,7 +69,9 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 				}
 			})
 		}
-		if x.needGrad {
+		if x.needGrad && gradXPacked(out) {
+			g.gradXTrainPacked(dy, n, w, g.grad(x))
+		} else if x.needGrad {
 			g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)
 		}
 		if w.needGrad {

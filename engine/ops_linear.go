@@ -5,8 +5,10 @@ import (
 )
 
 // Linear computes y = x·Wᵀ + b for x of shape (..., in), W of shape
-// (out, in) and b of shape (out) or nil. The bias is added inside the GEMM by
-// pre-filling y with it and using beta = 1.
+// (out, in) and b of shape (out) or nil. Where the CPU has the packed
+// float32 kernel, inference multiplies by weights packed once
+// (sgemm_packed.go) and training by weights packed for each product
+// (linear_train.go); otherwise OpenBLAS computes it (linearBLAS).
 func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 	in, out := x.Cols(), w.Dim(0)
 	if w.Cols() != in || (b != nil && b.Size() != out) {
@@ -21,26 +23,26 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 	}
 	if !g.record && f32Kernel.tile != nil {
 		// inference: weights packed once for the register-tiled kernel
-		// (sgemm_packed.go); training keeps OpenBLAS
 		g.linearPacked(f32Kernel, x, w, b, y)
 		return y
 	}
-	beta := float32(0)
-	if b != nil {
-		g.parallel(n, out, func(_, lo, hi int) {
-			for r := lo; r < hi; r++ {
-				copy(y.Data[r*out:(r+1)*out], b.Data)
-			}
-		})
-		beta = 1
+	if trainPacked() {
+		var bias []float32
+		if b != nil {
+			bias = b.Data
+		}
+		g.linearTrainPacked(x, w, bias, y)
+	} else {
+		g.linearBLAS(x, w, b, y)
 	}
-	g.gemm(false, true, n, out, in, 1, x.Data, in, w.Data, in, beta, y.Data, out)
 	g.push(y, func() {
 		dy := y.Grad
 		if dy == nil {
 			return
 		}
-		if x.needGrad {
+		if x.needGrad && gradXPacked(out) {
+			g.gradXTrainPacked(dy, n, w, g.grad(x))
+		} else if x.needGrad {
 			g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)
 		}
 		if w.needGrad {
@@ -57,6 +59,22 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 		}
 	})
 	return y
+}
+
+// linearBLAS sets y = x·Wᵀ + b through OpenBLAS, the bias added inside the
+// product by pre-filling y with it and using beta = 1.
+func (g *Graph) linearBLAS(x, w, b, y *Tensor) {
+	n, in, out := x.Rows(), x.Cols(), w.Dim(0)
+	beta := float32(0)
+	if b != nil {
+		g.parallel(n, out, func(_, lo, hi int) {
+			for r := lo; r < hi; r++ {
+				copy(y.Data[r*out:(r+1)*out], b.Data)
+			}
+		})
+		beta = 1
+	}
+	g.gemm(false, true, n, out, in, 1, x.Data, in, w.Data, in, beta, y.Data, out)
 }
 
 func shapeOf(t *Tensor) []int {

@@ -14,8 +14,12 @@ var avx2F32Kernel = f32TileKernel{"avx2+fma (6x16 tile, packed weights)", func(a
 	_ = a[(r-1)*lda+k-1]
 	_ = w[k*f32PanelCols-1]
 	_ = out[(r-1)*ldo+f32PanelCols-1]
-	_ = bias[f32PanelCols-1]
-	tileF32AVX2(&a[0], lda, &w[0], k, &out[0], ldo, &bias[0], tiles)
+	var bp *float32 // nil: accumulate into out
+	if bias != nil {
+		_ = bias[f32PanelCols-1]
+		bp = &bias[0]
+	}
+	tileF32AVX2(&a[0], lda, &w[0], k, &out[0], ldo, bp, tiles)
 }}
 
 func init() {

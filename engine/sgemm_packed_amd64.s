@@ -37,11 +37,20 @@
 	VMOVUPS hi, 32(DI) \
 	ADDQ R8, DI
 
+// Row epilogue without a bias: add the row's results to what (DI) holds.
+#define ACC(lo, hi) \
+	VADDPS (DI), lo, lo \
+	VADDPS 32(DI), hi, hi \
+	VMOVUPS lo, (DI) \
+	VMOVUPS hi, 32(DI) \
+	ADDQ R8, DI
+
 // func tileF32AVX2(a *float32, lda int, w *float32, k int, out *float32, ldo int, bias *float32, tiles int)
 //
 // tiles (>= 1) consecutive tiles of 6 rows of a (lda floats apart) times a
 // packed panel of 16 outputs over k (>= 1) inputs, plus bias; each tile's
 // 6×16 results go to out, ldo floats apart, the next tile's below them.
+// A nil bias adds the results to out instead (a gradient accumulating).
 TEXT ·tileF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), R10
 	MOVQ lda+8(FP), DX
@@ -100,6 +109,8 @@ loop1:
 	JNZ  loop1
 
 done:
+	TESTQ R12, R12
+	JZ    accumulate
 	VMOVUPS (R12), Y12
 	VMOVUPS 32(R12), Y13
 	OUT(Y0, Y1)
@@ -107,7 +118,18 @@ done:
 	OUT(Y4, Y5)
 	OUT(Y6, Y7)
 	OUT(Y8, Y9)
-		OUT(Y10, Y11)
+	OUT(Y10, Y11)
+	JMP   next
+
+accumulate:
+	ACC(Y0, Y1)
+	ACC(Y2, Y3)
+	ACC(Y4, Y5)
+	ACC(Y6, Y7)
+	ACC(Y8, Y9)
+	ACC(Y10, Y11)
+
+next:
 	LEAQ (R10)(DX*4), R10
 	LEAQ (R10)(DX*2), R10
 	DECQ AX
