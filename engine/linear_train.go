@@ -1,24 +1,29 @@
 package engine
 
-// Training's forward products on the packed float32 kernel
-// (sgemm_packed.go). OpenBLAS packs both operands of every call; for the
-// narrow models strata trains on two cores (d = 128-256) that packing and
-// its blocking for large square products leave it at 50-80% of the core's
-// peak on products like 4096×128×512, where the register-tiled kernel over
-// row blocks runs near the peak (docs/performance.md, "Training's forward
-// products on the packed kernel"). A weight changes at every update, so a
-// recording graph packs it for each product into a buffer it recycles at
-// once: nothing to invalidate, and the pack costs one pass over the weight
-// against n passes of multiply-adds. The input's gradient dY·W is the same
-// kind of product by Wᵀ, whose panels are 16-column strips of W (the kernel
-// adds to the gradient there), where W has at most packedGradMaxK rows. The
-// weight's gradient dYᵀ·X stays on OpenBLAS: its inner dimension is the
-// batch's thousands of rows, which OpenBLAS blocks and this kernel does not.
+// Training's forward products and input gradients on the packed float32
+// kernel (sgemm_packed.go). OpenBLAS packs both operands of every call; for
+// the narrow models strata trains on two cores (d = 128-512) that costs it
+// 5-10% of a step against the register-tiled kernel walking L2-sized row
+// blocks (docs/performance.md, "Training's products on the packed kernel").
+// A weight changes at every update, so a recording graph packs it for each
+// product into a buffer it recycles at once: nothing to invalidate, and the
+// pack costs one pass over the weight against n rows of multiply-adds. The
+// input's gradient dY·W is the same kind of product by Wᵀ, whose panels are
+// 16-column strips of W (the kernel adds to the gradient there). Both need
+// an inner dimension of at most packedMaxK. The weight's gradient dYᵀ·X
+// stays on OpenBLAS: its inner dimension is the batch's thousands of rows.
 
-// trainPacked reports whether recording graphs multiply by weights on the
-// packed kernel: where an assembly kernel exists and STRATA_SGEMM does not
-// ask for OpenBLAS.
-func trainPacked() bool { return f32Kernel.tile != nil }
+// packedMaxK is the largest inner dimension a training product runs on the
+// packed kernel with: a panel of 16×1,024 floats is 64 KB. Beyond that (an
+// FFN's 2,048 inputs, a vocabulary's 8,000 rows in dY·W) the kernel, which
+// does not block the inner dimension, streams the panels or the rows from
+// L3, where OpenBLAS blocks them.
+const packedMaxK = 1024
+
+// trainPacked reports whether a recording graph's product with inner
+// dimension k runs on the packed kernel: where an assembly kernel exists,
+// STRATA_SGEMM does not ask for OpenBLAS, and k is at most packedMaxK.
+func trainPacked(k int) bool { return f32Kernel.tile != nil && k <= packedMaxK }
 
 // linearTrainPacked sets y = x·Wᵀ + bias (bias nil for none).
 func (g *Graph) linearTrainPacked(x, w *Tensor, bias []float32, y *Tensor) {
@@ -34,16 +39,6 @@ func (g *Graph) linearTrainPacked(x, w *Tensor, bias []float32, y *Tensor) {
 	g.packedProduct(f32Kernel, x.Data, n, &p, bias, y.Data)
 	g.arena.recycle(buf)
 }
-
-// packedGradMaxK is the most outputs of a weight whose input gradient
-// goes through the packed kernel: a panel of 16×1,024 floats is 64 KB,
-// and beyond that (a vocabulary's 8,000 rows) it no longer stays in L2
-// while the row blocks pass, where OpenBLAS blocks the inner dimension.
-const packedGradMaxK = 1024
-
-// gradXPacked reports whether the input gradient of a product by a weight
-// with out rows runs on the packed kernel.
-func gradXPacked(out int) bool { return trainPacked() && out <= packedGradMaxK }
 
 // gradXTrainPacked adds dy·W to dx (n×in) for W (out×in) and dy (n×out).
 func (g *Graph) gradXTrainPacked(dy []float32, n int, w *Tensor, dx []float32) {

@@ -76,12 +76,12 @@ func (c *trainLinearCase) reference() (y1, y2, dx, dw1, db1, dw2, db2 []float64)
 // packed assembly and the pure-Go packed kernel), a recording graph's Linear
 // and LinearReLU and their gradients follow the float64 reference, on
 // shapes whose rows, inputs and outputs are not multiples of the 6×16 tile,
-// that span several row blocks, and whose weight has more rows than
-// packedGradMaxK (the input gradient then on OpenBLAS); and on a packed
+// that span several row blocks, and whose inputs or outputs exceed
+// packedMaxK (that product then on OpenBLAS); and on a packed
 // kernel every result is the same bit for bit on one and three threads.
 func TestTrainingLinearKernels(t *testing.T) {
 	defer func(k f32TileKernel) { f32Kernel = k }(f32Kernel)
-	shapes := []struct{ n, in, out int }{{23, 70, 130}, {200, 40, 33}, {7, 1024, 20}, {13, 16, 1100}, {1, 5, 3}}
+	shapes := []struct{ n, in, out int }{{23, 70, 130}, {200, 40, 33}, {7, 1024, 20}, {13, 16, 1100}, {8, 1100, 24}, {1, 5, 3}}
 	for _, kern := range append([]f32TileKernel{blasF32Kernel}, f32Kernels...) {
 		f32Kernel = kern
 		for si, s := range shapes {

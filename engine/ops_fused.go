@@ -34,7 +34,7 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 		// (the same sum as Linear's there)
 		g.linearPacked(f32Kernel, x, w, b, y)
 		bias = nil
-	} else if trainPacked() {
+	} else if trainPacked(in) {
 		g.linearTrainPacked(x, w, bias, y) // adds the bias itself
 		bias = nil
 	} else {
@@ -69,7 +69,7 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 				}
 			})
 		}
-		if x.needGrad && gradXPacked(out) {
+		if x.needGrad && trainPacked(out) {
 			g.gradXTrainPacked(dy, n, w, g.grad(x))
 		} else if x.needGrad {
 			g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)

@@ -26,7 +26,7 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 		g.linearPacked(f32Kernel, x, w, b, y)
 		return y
 	}
-	if trainPacked() {
+	if trainPacked(in) {
 		var bias []float32
 		if b != nil {
 			bias = b.Data
@@ -40,7 +40,7 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 		if dy == nil {
 			return
 		}
-		if x.needGrad && gradXPacked(out) {
+		if x.needGrad && trainPacked(out) {
 			g.gradXTrainPacked(dy, n, w, g.grad(x))
 		} else if x.needGrad {
 			g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)

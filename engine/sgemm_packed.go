@@ -182,7 +182,7 @@ func (g *Graph) packedRun(kern f32TileKernel, a []float32, n int, p *PackedF32, 
 		clear(tail[rest*k:])
 		tiles++
 	}
-	rb := packedBlockTiles(k)
+	rb := packedBlockTiles(k, tiles)
 	blocks, np := (tiles+rb-1)/rb, p.numPanels()
 	g.parallel(blocks*np, rb*f32TileRows*k*f32PanelCols, func(_, lo, hi int) {
 		var tile [f32TileRows * f32PanelCols]float32
@@ -222,12 +222,17 @@ func (g *Graph) packedRun(kern f32TileKernel, a []float32, n int, p *PackedF32, 
 }
 
 // packedBlockTiles is the tiles of a row block of packedProduct for k
-// inputs: as many as keep the block's rows within about 192 KB (Zen 3 and
-// Skylake-X have 512 KB-1 MB of L2 per core, which must hold a panel and
-// the outputs' lines too), at most 16 (96 rows, enough to amortise the
-// panel's trip from L2).
-func packedBlockTiles(k int) int {
+// inputs and tiles tiles in all: as many as keep the block's rows within
+// about 192 KB (Zen 3 and Skylake-X have 512 KB-1 MB of L2 per core, which
+// must hold a panel and the outputs' lines too), at most 16 (96 rows,
+// enough to amortise the panel's trip from L2). Past 1,024 inputs a panel
+// (64 KB and more) is the operand to keep in cache, and a block is all the
+// rows: the panel-major order, each panel meeting every row in turn.
+func packedBlockTiles(k, tiles int) int {
 	const budget = 192 << 10
+	if k > 1024 {
+		return max(tiles, 1)
+	}
 	return max(1, min(16, budget/(4*f32TileRows*k)))
 }
 
