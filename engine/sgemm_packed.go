@@ -17,7 +17,8 @@ import (
 // every call (sgemm_incopy, 12-13% of a decoding profile): with so few rows
 // the repacking is not amortised, and OpenBLAS has no packed-weight API
 // (MKL's cblas_sgemm_pack, which CTranslate2 uses, is what this mirrors).
-// Training keeps OpenBLAS: its weights change every step.
+// Training packs its changing weights for each product instead
+// (linear_train.go).
 //
 // Layout: panel p holds weight rows (outputs) [16p, 16p+16); within it, for
 // each input k, the 16 values W[16p+j][k], j = 0..15 (64 bytes), so one
