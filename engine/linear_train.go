@@ -28,29 +28,28 @@ func trainPacked(k int) bool { return f32Kernel.tile != nil && k <= packedMaxK }
 // linearTrainPacked sets y = x·Wᵀ + bias (bias nil for none).
 func (g *Graph) linearTrainPacked(x, w *Tensor, bias []float32, y *Tensor) {
 	rows, cols, n := w.shape[0], w.shape[1], x.Rows()
-	np := (rows + f32PanelCols - 1) / f32PanelCols
-	buf := g.arena.get(np * cols * f32PanelCols)
-	g.parallel(np, cols*f32PanelCols, func(_, lo, hi int) {
-		packPanels(buf, w.Data, rows, cols, lo, hi)
-	})
-	p := PackedF32{Rows: rows, Cols: cols, panels: buf}
 	// traced as the OpenBLAS product it replaces, for the floor replay
 	traceGemm(GemmCall{false, true, n, rows, cols, cols, cols, rows, true})
-	g.packedProduct(f32Kernel, x.Data, n, &p, bias, y.Data)
-	g.arena.recycle(buf)
+	g.withTempPack(rows, cols, func(dst []float32, lo, hi int) { packPanels(dst, w.Data, rows, cols, lo, hi) },
+		func(p *PackedF32) { g.packedProduct(f32Kernel, x.Data, n, p, bias, y.Data) })
 }
 
 // gradXTrainPacked adds dy·W to dx (n×in) for W (out×in) and dy (n×out).
 func (g *Graph) gradXTrainPacked(dy []float32, n int, w *Tensor, dx []float32) {
 	out, in := w.shape[0], w.shape[1]
-	np := (in + f32PanelCols - 1) / f32PanelCols
-	buf := g.arena.get(np * out * f32PanelCols)
-	g.parallel(np, out*f32PanelCols, func(_, lo, hi int) {
-		packColumnPanels(buf, w.Data, out, in, lo, hi)
-	})
-	p := PackedF32{Rows: in, Cols: out, panels: buf}
 	traceGemm(GemmCall{false, false, n, in, out, out, in, in, true})
-	g.packedAdd(f32Kernel, dy, n, &p, dx)
+	g.withTempPack(in, out, func(dst []float32, lo, hi int) { packColumnPanels(dst, w.Data, out, in, lo, hi) },
+		func(p *PackedF32) { g.packedAdd(f32Kernel, dy, n, p, dx) })
+}
+
+// withTempPack packs a rows×cols operand into an arena buffer (pack writes
+// panels [lo, hi), in parallel over the graph's threads), runs use on it
+// and recycles the buffer.
+func (g *Graph) withTempPack(rows, cols int, pack func(dst []float32, lo, hi int), use func(p *PackedF32)) {
+	np := (rows + f32PanelCols - 1) / f32PanelCols
+	buf := g.arena.get(np * cols * f32PanelCols)
+	g.parallel(np, cols*f32PanelCols, func(_, lo, hi int) { pack(buf, lo, hi) })
+	use(&PackedF32{Rows: rows, Cols: cols, panels: buf})
 	g.arena.recycle(buf)
 }
 
