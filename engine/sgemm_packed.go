@@ -231,7 +231,7 @@ func (g *Graph) packedRun(kern f32TileKernel, a []float32, n int, p *PackedF32, 
 // rows: the panel-major order, each panel meeting every row in turn.
 func packedBlockTiles(k, tiles int) int {
 	const budget = 192 << 10
-	if k > 1024 {
+	if k > packedMaxK {
 		return max(tiles, 1)
 	}
 	return max(1, min(16, budget/(4*f32TileRows*k)))
