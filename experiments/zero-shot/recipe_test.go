@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +43,12 @@ func recipe(t *testing.T, root, bin, work, shared string, env ...string) string 
 }
 
 func recipeErr(root, bin, work, shared string, env ...string) (string, error) {
-	cmd := exec.Command("bash", "experiments/zero-shot/run.sh")
+	return recipeArgs(root, bin, work, shared, nil, env...)
+}
+
+// recipeArgs runs run.sh ARGS (e.g. "interim") with the smoke settings.
+func recipeArgs(root, bin, work, shared string, args []string, env ...string) (string, error) {
+	cmd := exec.Command("bash", append([]string{"experiments/zero-shot/run.sh"}, args...)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), append([]string{"SMOKE=1", "WORK=" + work, "STRATA=" + bin, "SHARED=" + shared, "THREADS=1"}, env...)...)
 	out, err := cmd.CombinedOutput()
@@ -145,6 +151,36 @@ func TestSmokeRecipeRunsEveryStageAndResumes(t *testing.T) {
 		if strings.Contains(out, stage) {
 			t.Errorf("rerun repeated a stage (%q):\n%s", stage, out)
 		}
+	}
+	checkInterim(t, root, bin, work, shared)
+}
+
+// checkInterim runs `run.sh interim`: with every system trained it has
+// nothing to do; given systems (ONLY) it snapshots and evaluates their
+// best checkpoints once and compares the PostNorm one with its twin.
+func checkInterim(t *testing.T, root, bin, work, shared string) {
+	t.Helper()
+	interim := func(env ...string) string {
+		out, err := recipeArgs(root, bin, work, shared, []string{"interim"}, env...)
+		if err != nil {
+			t.Fatalf("run.sh interim %v: %v\n%s", env, err, out)
+		}
+		return out
+	}
+	if out := interim(); !strings.Contains(out, "no system has a best checkpoint") || exists(work, "interim/summary.md") {
+		t.Errorf("interim with every system trained:\n%s", out)
+	}
+	out := interim("ONLY=pre-senc post-senc", "INTERIM_LINES=2")
+	snaps, _ := filepath.Glob(filepath.Join(work, "interim", "*-senc-u*", "tatoeba-lines2", "matrix.json"))
+	if len(snaps) != 2 || !strings.Contains(out, "interim: eval-matrix post-senc-u") {
+		t.Fatalf("interim snapshots %v:\n%s", snaps, out)
+	}
+	sum, _ := os.ReadFile(filepath.Join(work, "interim", "summary.md"))
+	if !regexp.MustCompile(`post-senc@\d+ against pre-senc@\d+`).Match(sum) || !strings.Contains(string(sum), "## tatoeba") {
+		t.Errorf("interim summary.md:\n%s", sum)
+	}
+	if out := interim("ONLY=pre-senc post-senc", "INTERIM_LINES=2"); strings.Contains(out, "eval-matrix") {
+		t.Errorf("interim rerun evaluated again:\n%s", out)
 	}
 }
 

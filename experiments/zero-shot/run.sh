@@ -58,6 +58,8 @@
 #   STOP_TIME=3h experiments/zero-shot/run.sh    # in pieces
 #   PARALLEL=2 experiments/zero-shot/run.sh      # twins side by side, one thread each
 #   experiments/zero-shot/run.sh status          # state of every system
+#   experiments/zero-shot/run.sh interim         # evaluate the best checkpoints so far
+#                                                # of the systems in training (interim.sh)
 #   SMOKE=1 experiments/zero-shot/run.sh         # end to end in a few minutes
 #
 # Settings (environment), defaults:
@@ -68,6 +70,7 @@
 #   STOP_TIME= (none)  PARALLEL=1  THREADS=0 (all cores)  SEED=1
 #   EVAL_LINES=0 (all)  BEAM=5  PIVOT_SYSTEM=post-tenc (the paper's #4)
 #   LLR_DEV_LINES=300  LLR_TEST_LINES=200
+#   INTERIM_LINES=500  INTERIM_TESTS="l10n tatoeba" (run.sh interim)
 #   T4_PRE, T4_POST: the Table 4 rows (default: the best by l10n zero-shot BLEU)
 #   ONLY="pre-senc post-senc" (restrict to these systems)
 #   STOP_AFTER=data|rows1-4|rows5-8 (stop after that stage)
@@ -118,6 +121,11 @@ TATOEBA=$SHARED/data/tatoeba
 LID=$SHARED/models/lid.176.ftz
 
 log() { printf '[zero-shot %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+failed() { # WHAT LOG
+	log "$1 failed; the end of $2:"
+	tail -n 5 "$2" >&2
+	exit 1
+}
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 LANGCSV=$(echo $LANGS | tr ' ' ,)
@@ -183,8 +191,16 @@ done
 # --- build ----------------------------------------------------------------
 if [ -z "${STRATA:-}" ]; then
 	STRATA=$WORK/strata
+	# an interim evaluation runs beside trainings that execute $WORK/strata
+	[ "${1:-}" = interim ] && STRATA=$WORK/strata-interim
 	log "building strata"
 	go build -o "$STRATA" ./cmd/strata
+fi
+if [ "${1:-}" = interim ]; then
+	# shellcheck source=experiments/zero-shot/interim.sh
+	. experiments/zero-shot/interim.sh
+	interim
+	exit 0
 fi
 
 # --- corpus ---------------------------------------------------------------
@@ -328,11 +344,6 @@ matrix() {
 	"$STRATA" eval-matrix --model "$WORK/runs/$name" --test "$3" --langs "$LANGCSV" --max-lines "$EVAL_LINES" \
 		--beam "$BEAM" --max-len-b "$MAX_LEN_B" --lid-model "$LID" --threads "$THREADS" "${pivot[@]}" \
 		--output "$out" >/dev/null 2>>"$WORK/eval/eval.log" || failed "eval-matrix $name on $2" "$WORK/eval/eval.log"
-}
-failed() { # WHAT LOG
-	log "$1 failed; the end of $2:"
-	tail -n 5 "$2" >&2
-	exit 1
 }
 evaluate() { # SYSTEM...
 	mkdir -p "$WORK/eval"
