@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "zero_amd64.h"
 
 // Register-tiled kernels for attention's small products (attngemm.go):
 // two rows of C at a time, 32 or 8 columns, the inner dimension streamed.
@@ -18,14 +19,7 @@ TEXT ·attnTile2x32(SB), NOSPLIT, $0-69
 	MOVQ b+32(FP), BX
 	MOVQ ldb+40(FP), R9
 	SHLQ $2, R9
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
+	ZERO_Y0_Y7
 	TESTQ CX, CX
 	JLE t32done
 
@@ -100,10 +94,7 @@ TEXT ·attnTile2x8(SB), NOSPLIT, $0-69
 	MOVQ b+32(FP), BX
 	MOVQ ldb+40(FP), R9
 	SHLQ $2, R9
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
+	ZERO_Y0_Y3
 
 t8pair:
 	CMPQ CX, $2
@@ -199,18 +190,7 @@ TEXT ·attnTile6x16(SB), NOSPLIT, $0-69
 	SHLQ $2, R10
 	LEAQ (SI)(DX*2), R9
 	ADDQ DX, R9
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
+	ZERO_Y0_Y11
 	TESTQ CX, CX
 	JLE t6done
 

@@ -1,6 +1,8 @@
 // Shared by rows_amd64.s and half_amd64.s (the float32 and float16
 // decoder caches' gathered dot products and axpys).
 
+#include "zero_amd64.h"
+
 // DOT4START points AX, R12, R13, R14 at the cache rows of the next four
 // keys (indices at R8, rows R10 bytes apart from DX), zeroes their
 // accumulator pairs Y0-Y7, and starts the chunk loop: BX at the query SI,
@@ -18,14 +20,7 @@
 	MOVLQSX 12(R8), R14 \
 	IMULQ R10, R14 \
 	ADDQ DX, R14 \
-	VXORPS Y0, Y0, Y0 \
-	VXORPS Y1, Y1, Y1 \
-	VXORPS Y2, Y2, Y2 \
-	VXORPS Y3, Y3, Y3 \
-	VXORPS Y4, Y4, Y4 \
-	VXORPS Y5, Y5, Y5 \
-	VXORPS Y6, Y6, Y6 \
-	VXORPS Y7, Y7, Y7 \
+	ZERO_Y0_Y7 \
 	MOVQ SI, BX \
 	MOVQ CX, R11
 

@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "zero_amd64.h"
 
 // float32 6×16 tile kernel for AVX2+FMA over packed weight panels (see
 // sgemm_packed.go for the layout). Accumulators: Y0-Y11 (row i in
@@ -68,18 +69,7 @@ tile:
 	LEAQ (SI)(DX*2), R9
 	ADDQ DX, R9
 	MOVQ R11, BX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
+	ZERO_Y0_Y11
 	MOVQ R13, CX
 	SHRQ $2, CX
 	JZ   tail
