@@ -172,7 +172,29 @@ type SummaryRow struct {
 // baseline or not significantly different (=), and the per-direction tests
 // follow the table.
 func SummaryMarkdown(w io.Writer, rows []SummaryRow) error {
+	return SummaryMarkdownReported(w, rows, nil)
+}
+
+// SummaryMarkdownReported is SummaryMarkdown with published scores
+// (ReadReported) in two columns after the system's name, by system name
+// and under "pivot" for the pivot rows; nil reported leaves them out.
+func SummaryMarkdownReported(w io.Writer, rows []SummaryRow, reported map[string]Reported) error {
 	bw := &errWriter{w: w}
+	rep := func(name string) string {
+		if reported == nil {
+			return ""
+		}
+		var r *Reported
+		// a snapshot's label (NAME@UPDATE, the zero-shot recipe's
+		// interim tables) reads the system's scores
+		base, _, _ := strings.Cut(name, "@")
+		if v, ok := reported[name]; ok {
+			r = &v
+		} else if v, ok := reported[base]; ok {
+			r = &v
+		}
+		return fmt.Sprintf(" %s | %s |", r.zeroShotCell(), r.supervisedCell())
+	}
 	var sigs []*Significance
 	for _, r := range rows {
 		if r.Sig != nil {
@@ -189,18 +211,26 @@ func SummaryMarkdown(w io.Writer, rows []SummaryRow) error {
 			return fmt.Sprintf(" %s: %s |", r.Sig.Baseline, r.Sig.summaryCell())
 		}
 	}
-	bw.printf("| system | zero-shot BLEU (off-target) | zero-shot chrF | supervised BLEU (off-target) | supervised chrF |")
+	bw.printf("| system |")
+	if reported != nil {
+		bw.printf(" reported zero-shot BLEU (off-target) | reported supervised BLEU |")
+	}
+	bw.printf(" zero-shot BLEU (off-target) | zero-shot chrF | supervised BLEU (off-target) | supervised chrF |")
 	if len(sigs) > 0 {
 		bw.printf(" zero-shot vs baseline, p < %.2f |", SignificanceLevel)
 	}
-	bw.printf("\n|---|---:|---:|---:|---:|")
+	bw.printf("\n|---|")
+	if reported != nil {
+		bw.printf("---:|---:|")
+	}
+	bw.printf("---:|---:|---:|---:|")
 	if len(sigs) > 0 {
 		bw.printf("---|")
 	}
 	bw.printf("\n")
 	for _, r := range rows {
 		if p := r.Result.PivotZeroShot; p != nil {
-			bw.printf("| pivot through %s (%s) | %.2f (%s) | %.2f | – | – |", r.Result.Pivot, r.Name, p.BLEU, pct(p.OffTarget), p.CHRF)
+			bw.printf("| pivot through %s (%s) |%s %.2f (%s) | %.2f | – | – |", r.Result.Pivot, r.Name, rep(ReportedPivot), p.BLEU, pct(p.OffTarget), p.CHRF)
 			if len(sigs) > 0 {
 				bw.printf(" |")
 			}
@@ -209,7 +239,7 @@ func SummaryMarkdown(w io.Writer, rows []SummaryRow) error {
 	}
 	for _, r := range rows {
 		z, s := r.Result.ZeroShot, r.Result.Supervised
-		bw.printf("| %s | %.2f (%s) | %.2f | %s | %s |%s\n", r.Name, z.BLEU, pct(z.OffTarget), z.CHRF, supervisedCell(s), chrfCell(s), sigCol(r))
+		bw.printf("| %s |%s %.2f (%s) | %.2f | %s | %s |%s\n", r.Name, rep(r.Name), z.BLEU, pct(z.OffTarget), z.CHRF, supervisedCell(s), chrfCell(s), sigCol(r))
 	}
 	if bw.err == nil && len(sigs) > 0 {
 		bw.err = SignificanceMarkdown(w, sigs)

@@ -199,17 +199,19 @@ func fileExists(p string) bool {
 }
 
 func evalMatrixTableCmd() *cobra.Command {
-	var baseline string
+	var baseline, reported string
 	var samples int
 	cmd := &cobra.Command{
-		Use:   "table NAME=MATRIX.json ... [--baseline NAME]",
+		Use:   "table NAME=MATRIX.json ... [--baseline NAME] [--reported FILE]",
 		Short: "Compare systems in the layout of the paper's Table 2 (Markdown on stdout)",
 		Long: `Prints one row per system (zero-shot and supervised averages) and the pivot
 rows. With --baseline NAME, every other system is tested against NAME in
 every direction with sacreBLEU's paired bootstrap on BLEU (the hypotheses
 eval-matrix kept next to each matrix.json), and the table counts the
 zero-shot directions where the difference is significant (p < 0.05) and
-which way; the per-direction tests follow the table.`,
+which way; the per-direction tests follow the table. With --reported FILE,
+published scores (e.g. the paper's column for the setting reproduced) are
+printed beside each system's own.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rows, paths, err := readSummaryRows(args)
@@ -221,10 +223,17 @@ which way; the per-direction tests follow the table.`,
 					return err
 				}
 			}
-			return analysis.SummaryMarkdown(cmd.OutOrStdout(), rows)
+			var rep map[string]analysis.Reported
+			if reported != "" {
+				if rep, err = analysis.ReadReported(reported); err != nil {
+					return err
+				}
+			}
+			return analysis.SummaryMarkdownReported(cmd.OutOrStdout(), rows, rep)
 		},
 	}
 	cmd.Flags().StringVar(&baseline, "baseline", "", "system NAME to test every other system against (paired bootstrap per direction)")
+	cmd.Flags().StringVar(&reported, "reported", "", "published scores to print beside each system's (a file of lines NAME ZERO-SHOT-BLEU OFF-TARGET-% SUPERVISED-BLEU, - for none; NAME \"pivot\" for the pivot rows)")
 	cmd.Flags().IntVar(&samples, "bootstrap-samples", metrics.DefaultBootstrapSamples, "paired bootstrap resamples")
 	return cmd
 }

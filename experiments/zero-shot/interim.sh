@@ -106,11 +106,11 @@ interim_summary() {
 		printf '\n## %s\n' "$t"
 		# a twin table lists both systems: the table of all only when it
 		# would show more
-		[ "${#names[@]}" -gt 2 ] || [ -z "$(twins)" ] && { echo; "$STRATA" eval-matrix table "${args[@]}"; }
+		[ "${#names[@]}" -gt 2 ] || [ -z "$(twins)" ] && { echo; "$STRATA" eval-matrix table --reported "$PAPER" "${args[@]}"; }
 		for name in $(twins); do
 			twin=pre-${name#*-}
 			echo
-			"$STRATA" eval-matrix table --baseline "$(label "$twin")" --bootstrap-samples "$BOOTSTRAP_SAMPLES" \
+			"$STRATA" eval-matrix table --reported "$PAPER" --baseline "$(label "$twin")" --bootstrap-samples "$BOOTSTRAP_SAMPLES" \
 				"$(label "$twin")=${at[$twin]}/$t-lines$INTERIM_LINES/matrix.json" \
 				"$(label "$name")=${at[$name]}/$t-lines$INTERIM_LINES/matrix.json"
 		done

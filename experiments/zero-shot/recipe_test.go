@@ -139,6 +139,13 @@ func TestSmokeRecipeRunsEveryStageAndResumes(t *testing.T) {
 			t.Errorf("significance-l10n.md lacks %q", want)
 		}
 	}
+	// the paper's IWSLT column beside ours, by system name (pivot: row 0)
+	table, _ := os.ReadFile(filepath.Join(work, "summary/table-l10n.md"))
+	for _, want := range []string{"| pre-senc | 4.9 (64.84%) | 31.5 |", "| post-tenc-nores | 17.8 (1.50%) | 30.6 |", "| pivot through en (post-tenc) | 20.0 | – |", "| swap-senc | – | – |"} {
+		if !strings.Contains(string(table), want) {
+			t.Errorf("table-l10n.md lacks %q:\n%s", want, table)
+		}
+	}
 	for _, f := range []string{"llr/post-tenc/llr.json", "summary/llr-senc/llr_zero-shot.png", "summary/table-tatoeba.md", "summary/state.md"} {
 		if !exists(work, f) {
 			t.Errorf("no %s", f)
@@ -176,7 +183,8 @@ func checkInterim(t *testing.T, root, bin, work, shared string) {
 		t.Fatalf("interim snapshots %v:\n%s", snaps, out)
 	}
 	sum, _ := os.ReadFile(filepath.Join(work, "interim", "summary.md"))
-	if !regexp.MustCompile(`post-senc@\d+ against pre-senc@\d+`).Match(sum) || !strings.Contains(string(sum), "## tatoeba") {
+	if !regexp.MustCompile(`post-senc@\d+ against pre-senc@\d+`).Match(sum) || !strings.Contains(string(sum), "## tatoeba") ||
+		!regexp.MustCompile(`\| post-senc@\d+ \| 12\.4 \(10\.61%\) \| 31\.5 \|`).Match(sum) {
 		t.Errorf("interim summary.md:\n%s", sum)
 	}
 	if out := interim("ONLY=pre-senc post-senc", "INTERIM_LINES=2"); strings.Contains(out, "eval-matrix") {

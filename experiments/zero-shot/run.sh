@@ -75,6 +75,7 @@
 #   ONLY="pre-senc post-senc" (restrict to these systems)
 #   STOP_AFTER=data|rows1-4|rows5-8 (stop after that stage)
 #   SHARED=../shared (the shared data and models)  STRATA= (a built binary)
+#   PAPER=experiments/zero-shot/paper-iwslt.tsv (the paper's scores beside ours)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -115,6 +116,8 @@ PIVOT_SYSTEM=${PIVOT_SYSTEM:-post-tenc}
 LLR_DEV_LINES=${LLR_DEV_LINES:-300}
 LLR_TEST_LINES=${LLR_TEST_LINES:-200}
 SHARED=${SHARED:-../shared}
+# the paper's IWSLT scores, printed beside ours in the summary tables
+PAPER=${PAPER:-experiments/zero-shot/paper-iwslt.tsv}
 L10N=$SHARED/data/l10n
 FLORES=$SHARED/data/flores200-devtest
 TATOEBA=$SHARED/data/tatoeba
@@ -422,7 +425,7 @@ for t in l10n tatoeba flores; do
 		[ -s "$WORK/eval/$name/$t/matrix.json" ] && args+=("$name=$WORK/eval/$name/$t/matrix.json")
 	done
 	[ "${#args[@]}" -gt 0 ] || continue
-	"$STRATA" eval-matrix table "${args[@]}" >"$S/table-$t.md"
+	"$STRATA" eval-matrix table --reported "$PAPER" "${args[@]}" >"$S/table-$t.md"
 	# every PostNorm (and Swap-PreNorm) system against its PreNorm twin
 	: >"$S/significance-$t.md"
 	for s in "${ALL[@]}"; do
