@@ -37,7 +37,7 @@ func TestReadReported(t *testing.T) {
 
 func TestSummaryMarkdownReported(t *testing.T) {
 	res := &MatrixResult{Pivot: "en", ZeroShot: Average{Directions: 6, BLEU: 9.5, CHRF: 33, OffTarget: 0.1},
-		Supervised: Average{Directions: 6, BLEU: 20, CHRF: 49, OffTarget: 0.05},
+		Supervised:    Average{Directions: 6, BLEU: 20, CHRF: 49, OffTarget: 0.05},
 		PivotZeroShot: &Average{Directions: 6, BLEU: 12, CHRF: 40}}
 	nan := math.NaN()
 	rep := map[string]Reported{"pre-senc": {4.9, 64.84, 31.5}, "pivot": {20, nan, nan}}
