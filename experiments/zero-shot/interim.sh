@@ -12,7 +12,8 @@
 # test set and line count (NAME-uUPDATE/TEST-linesN/).
 # WORK/interim/summary.md holds the tables of the newest snapshot of each
 # system and every PostNorm / Swap-PreNorm snapshot against its PreNorm
-# twin's. The final evaluation (WORK/eval/) is never touched.
+# twin's (with a dated copy, summary-YYYYMMDDTHHMMZ.md, for the trend).
+# The final evaluation (WORK/eval/) is never touched.
 
 INTERIM_LINES=${INTERIM_LINES:-500}
 INTERIM_TESTS=${INTERIM_TESTS:-l10n tatoeba}
@@ -88,13 +89,15 @@ interim() {
 	done
 	[ "${#names[@]}" -gt 0 ] || { log "interim: no system has a best checkpoint to evaluate"; return 0; }
 	interim_summary >"$WORK/interim/summary.md.tmp"
+	# a dated copy keeps the trend from one interim evaluation to the next
+	cp "$WORK/interim/summary.md.tmp" "$WORK/interim/summary-$(date -u +%Y%m%dT%H%MZ).md"
 	mv "$WORK/interim/summary.md.tmp" "$WORK/interim/summary.md"
 	log "interim: $WORK/interim/summary.md"
 }
 
 # interim_summary: the tables of the snapshots in at[] (names[] in order).
 interim_summary() {
-	local t name twin label args
+	local t name twin args
 	echo "# Interim evaluation, $(date -u +%FT%TZ)"
 	echo
 	echo "Best checkpoints so far (NAME@UPDATE), $INTERIM_LINES lines per direction, beam $BEAM; not converged systems: read as where the comparison stands, not as results."

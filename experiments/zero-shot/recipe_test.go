@@ -183,6 +183,9 @@ func checkInterim(t *testing.T, root, bin, work, shared string) {
 		t.Fatalf("interim snapshots %v:\n%s", snaps, out)
 	}
 	sum, _ := os.ReadFile(filepath.Join(work, "interim", "summary.md"))
+	if dated, _ := filepath.Glob(filepath.Join(work, "interim", "summary-*Z.md")); len(dated) != 1 {
+		t.Errorf("interim: dated copies %v, want one", dated)
+	}
 	if !regexp.MustCompile(`post-senc@\d+ against pre-senc@\d+`).Match(sum) || !strings.Contains(string(sum), "## tatoeba") ||
 		!regexp.MustCompile(`\| post-senc@\d+ \| 12\.4 \(10\.61%\) \| 31\.5 \|`).Match(sum) {
 		t.Errorf("interim summary.md:\n%s", sum)
