@@ -17,6 +17,8 @@
 
 INTERIM_LINES=${INTERIM_LINES:-500}
 INTERIM_TESTS=${INTERIM_TESTS:-l10n tatoeba}
+# the LLR probes of every snapshot (Figure 2), with the recipe's line counts
+INTERIM_LLR=${INTERIM_LLR:-1}
 
 # snapshot NAME: prints the snapshot directory of NAME's current best
 # checkpoint, creating it; nothing when there is no best checkpoint yet.
@@ -66,6 +68,13 @@ interim_system() {
 			--threads "$THREADS" --no-pivot --output "$out" >/dev/null 2>>"$WORK/interim/eval.log" ||
 			failed "interim eval-matrix $name on $t" "$WORK/interim/eval.log"
 	done
+	if [ "$INTERIM_LLR" = 1 ] && [ ! -s "$snap/llr/llr.json" ]; then
+		log "interim: llr $(basename "$snap")"
+		"$STRATA" analyze llr --model "$snap/checkpoint.bin" --dev "$L10N/dev" --test "$L10N/test" --langs "$LANGCSV" \
+			--max-dev-lines "$LLR_DEV_LINES" --max-test-lines "$LLR_TEST_LINES" --name "$(basename "$snap")" \
+			--threads "$THREADS" --output "$snap/llr" >/dev/null 2>>"$WORK/interim/llr.log" ||
+			failed "interim llr $name" "$WORK/interim/llr.log"
+	fi
 	echo "$snap"
 }
 
@@ -117,6 +126,16 @@ interim_summary() {
 				"$(label "$twin")=${at[$twin]}/$t-lines$INTERIM_LINES/matrix.json" \
 				"$(label "$name")=${at[$name]}/$t-lines$INTERIM_LINES/matrix.json"
 		done
+	done
+	[ "$INTERIM_LLR" = 1 ] || return 0
+	for name in $(twins); do
+		twin=pre-${name#*-}
+		# Figure 2 for the pair: PNGs and the layer tables
+		local out=$WORK/interim/llr-$(label "$twin")-$(label "$name")
+		"$STRATA" analyze llr-plot --output "$out" "$(label "$twin")=${at[$twin]}/llr/llr.json" \
+			"$(label "$name")=${at[$name]}/llr/llr.json" >/dev/null 2>>"$WORK/interim/llr.log"
+		printf '\n## LLR: %s and %s (figures in %s)\n\n' "$(label "$twin")" "$(label "$name")" "$out"
+		cat "$out/llr.md"
 	done
 }
 # twins: the PostNorm and Swap-PreNorm systems in at[] whose PreNorm twin

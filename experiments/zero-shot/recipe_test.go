@@ -183,6 +183,10 @@ func checkInterim(t *testing.T, root, bin, work, shared string) {
 		t.Fatalf("interim snapshots %v:\n%s", snaps, out)
 	}
 	sum, _ := os.ReadFile(filepath.Join(work, "interim", "summary.md"))
+	if figs, _ := filepath.Glob(filepath.Join(work, "interim", "llr-pre-senc@*-post-senc@*", "llr_zero-shot.png")); len(figs) != 1 ||
+		!strings.Contains(string(sum), "## LLR: pre-senc@") {
+		t.Errorf("interim LLR figures %v", figs)
+	}
 	if dated, _ := filepath.Glob(filepath.Join(work, "interim", "summary-*Z.md")); len(dated) != 1 {
 		t.Errorf("interim: dated copies %v, want one", dated)
 	}
