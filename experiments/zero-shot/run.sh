@@ -70,12 +70,12 @@
 #   STOP_TIME= (none)  PARALLEL=1  THREADS=0 (all cores)  SEED=1
 #   EVAL_LINES=0 (all)  BEAM=5  PIVOT_SYSTEM=post-tenc (the paper's #4)
 #   LLR_DEV_LINES=300  LLR_TEST_LINES=200
-#   INTERIM_LINES=500  INTERIM_TESTS="l10n tatoeba" (run.sh interim)
+#   INTERIM_LINES=500  INTERIM_TESTS="l10n tatoeba"  INTERIM_LLR=1 (run.sh interim)
 #   T4_PRE, T4_POST: the Table 4 rows (default: the best by l10n zero-shot BLEU)
 #   ONLY="pre-senc post-senc" (restrict to these systems)
 #   STOP_AFTER=data|rows1-4|rows5-8 (stop after that stage)
 #   SHARED=../shared (the shared data and models)  STRATA= (a built binary)
-#   PAPER=experiments/zero-shot/paper-iwslt.tsv (the paper's scores beside ours)
+#   PAPER=experiments/zero-shot/paper-iwslt.tsv (the paper's scores beside ours; from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
