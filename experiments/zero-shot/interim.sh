@@ -19,6 +19,8 @@ INTERIM_LINES=${INTERIM_LINES:-500}
 INTERIM_TESTS=${INTERIM_TESTS:-l10n tatoeba}
 # the LLR probes of every snapshot (Figure 2), with the recipe's line counts
 INTERIM_LLR=${INTERIM_LLR:-1}
+# how the logs and the summary name INTERIM_LINES (0: every line)
+interim_lines() { [ "$INTERIM_LINES" = 0 ] && echo "all lines" || echo "$INTERIM_LINES lines per direction"; }
 
 # snapshot NAME: prints the snapshot directory of NAME's current best
 # checkpoint, creating it; nothing when there is no best checkpoint yet.
@@ -62,7 +64,7 @@ interim_system() {
 		esac
 		out=$snap/$t-lines$INTERIM_LINES
 		[ -s "$out/matrix.json" ] && continue
-		log "interim: eval-matrix $(basename "$snap") on $t ($INTERIM_LINES lines per direction)"
+		log "interim: eval-matrix $(basename "$snap") on $t ($(interim_lines))"
 		"$STRATA" eval-matrix --model "$snap/checkpoint.bin" --test "$dir" --langs "$LANGCSV" \
 			--max-lines "$INTERIM_LINES" --beam "$BEAM" --max-len-b "$MAX_LEN_B" --lid-model "$LID" \
 			--threads "$THREADS" --no-pivot --output "$out" >/dev/null 2>>"$WORK/interim/eval.log" ||
@@ -109,7 +111,7 @@ interim_summary() {
 	local t name twin args
 	echo "# Interim evaluation, $(date -u +%FT%TZ)"
 	echo
-	echo "Best checkpoints so far (NAME@UPDATE), $INTERIM_LINES lines per direction, beam $BEAM; not converged systems: read as where the comparison stands, not as results."
+	echo "Best checkpoints so far (NAME@UPDATE), $(interim_lines), beam $BEAM; not converged systems: read as where the comparison stands, not as results."
 	for t in $INTERIM_TESTS; do
 		args=()
 		for name in "${names[@]}"; do
