@@ -49,25 +49,18 @@ snapshot() {
 # interim_system NAME: snapshots NAME and evaluates the snapshot on each
 # of INTERIM_TESTS; prints the snapshot directory.
 interim_system() {
-	local name=$1 snap t dir out
+	local name=$1 snap t out
 	snap=$(snapshot "$name") || return 1
 	if [ -z "$snap" ]; then
 		[ -d "$WORK/runs/$name" ] && log "interim: $name has no best checkpoint yet"
 		return 0
 	fi
 	for t in $INTERIM_TESTS; do
-		case $t in
-		l10n) dir=$L10N/test ;;
-		tatoeba) dir=$TATOEBA ;;
-		flores) dir=$FLORES ;;
-		*) log "interim: unknown test set $t (l10n, tatoeba, flores)"; return 1 ;;
-		esac
+		test_dir "$t" >/dev/null || { log "interim: unknown test set $t (l10n, tatoeba, flores)"; return 1; }
 		out=$snap/$t-lines$INTERIM_LINES
 		[ -s "$out/matrix.json" ] && continue
 		log "interim: eval-matrix $(basename "$snap") on $t ($(interim_lines))"
-		"$STRATA" eval-matrix --model "$snap/checkpoint.bin" --test "$dir" --langs "$LANGCSV" \
-			--max-lines "$INTERIM_LINES" --beam "$BEAM" --max-len-b "$MAX_LEN_B" --lid-model "$LID" \
-			--threads "$THREADS" --no-pivot --output "$out" >/dev/null 2>>"$WORK/interim/eval.log" ||
+		eval_matrix "$snap/checkpoint.bin" "$t" "$out" "$INTERIM_LINES" "$WORK/interim/eval.log" --no-pivot ||
 			failed "interim eval-matrix $name on $t" "$WORK/interim/eval.log"
 	done
 	if [ "$INTERIM_LLR" = 1 ] && [ ! -s "$snap/llr/llr.json" ]; then

@@ -129,6 +129,26 @@ failed() { # WHAT LOG
 	tail -n 5 "$2" >&2
 	exit 1
 }
+# test_dir NAME: the directory of the test set NAME.
+test_dir() {
+	case $1 in
+	l10n) echo "$L10N/test" ;;
+	tatoeba) echo "$TATOEBA" ;;
+	flores) echo "$FLORES" ;;
+	*) return 1 ;;
+	esac
+}
+# eval_matrix MODEL TEST OUT LINES LOG [FLAG...]: strata eval-matrix on
+# test set TEST with the recipe's search and language-ID settings, for the
+# final evaluation and the interim one alike.
+eval_matrix() {
+	local model=$1 dir out=$3 lines=$4 errlog=$5
+	dir=$(test_dir "$2")
+	shift 5
+	"$STRATA" eval-matrix --model "$model" --test "$dir" --langs "$LANGCSV" --max-lines "$lines" \
+		--beam "$BEAM" --max-len-b "$MAX_LEN_B" --lid-model "$LID" --threads "$THREADS" "$@" \
+		--output "$out" >/dev/null 2>>"$errlog"
+}
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 LANGCSV=$(echo $LANGS | tr ' ' ,)
@@ -337,26 +357,23 @@ train_group() {
 }
 
 # --- evaluation -----------------------------------------------------------
-# matrix NAME TESTNAME DIR: one system on one test set; the pivot system
-# also translates every zero-shot direction through English (row 0).
+# matrix NAME TEST: one system on one test set; the pivot system also
+# translates every zero-shot direction through English (row 0).
 matrix() {
 	local name=$1 out=$WORK/eval/$1/$2 pivot=(--no-pivot)
 	[ -s "$out/matrix.json" ] && return 0
 	[ "$name" = "$PIVOT_SYSTEM" ] && pivot=()
 	log "eval-matrix $name on $2"
-	"$STRATA" eval-matrix --model "$WORK/runs/$name" --test "$3" --langs "$LANGCSV" --max-lines "$EVAL_LINES" \
-		--beam "$BEAM" --max-len-b "$MAX_LEN_B" --lid-model "$LID" --threads "$THREADS" "${pivot[@]}" \
-		--output "$out" >/dev/null 2>>"$WORK/eval/eval.log" || failed "eval-matrix $name on $2" "$WORK/eval/eval.log"
+	eval_matrix "$WORK/runs/$name" "$2" "$out" "$EVAL_LINES" "$WORK/eval/eval.log" "${pivot[@]}" ||
+		failed "eval-matrix $name on $2" "$WORK/eval/eval.log"
 }
 evaluate() { # SYSTEM...
 	mkdir -p "$WORK/eval"
-	local s name
+	local s name t
 	for s in "$@"; do
 		name=${s%% *}
 		selected "$name" && [ -e "$WORK/runs/$name/.done" ] || continue
-		matrix "$name" l10n "$L10N/test"
-		matrix "$name" tatoeba "$TATOEBA"
-		matrix "$name" flores "$FLORES"
+		for t in l10n tatoeba flores; do matrix "$name" "$t"; done
 	done
 }
 llr() { # NAME LEGEND
