@@ -22,11 +22,14 @@ import (
 //
 // Layout: panel p holds weight rows (outputs) [16p, 16p+16); within it, for
 // each input k, the 16 values W[16p+j][k], j = 0..15 (64 bytes), so one
-// step of the kernel loads two 8-lane vectors and multiplies them by one
-// broadcast activation per row. Missing rows of the last panel are zero.
-// The kernel computes a tile of f32TileRows activation rows × 16 outputs
-// with 12 accumulator registers (6×16), the shape that keeps both FMA pipes
-// of an AVX2 core busy with 16 vector registers.
+// step of the AVX2 kernel loads two 8-lane vectors (the AVX-512 one a
+// single 16-lane vector) and multiplies them by one broadcast activation
+// per row. Missing rows of the last panel are zero.
+// The kernels compute tiles of f32TileRows activation rows × 16 outputs:
+// the AVX2 one with 12 accumulator registers (6×16), the shape that keeps
+// both FMA pipes of an AVX2 core busy with 16 vector registers; the
+// AVX-512 one takes two tiles at a time (12×16, one ZMM accumulator per
+// row) to have as many sums in flight.
 
 const (
 	f32PanelCols = panelCols // 16, as the int8 panels: panelBias serves both
@@ -263,13 +266,18 @@ type f32TileKernel struct {
 }
 
 // f32Kernels are the packed kernels this build can run on this CPU, best
-// first. f32Kernel is the one inference Linear uses; a nil tile means
-// OpenBLAS (no kernel beats it here, or STRATA_SGEMM=blas).
-// STRATA_SGEMM=go forces the pure-Go kernel.
+// first (AVX-512, AVX2, pure Go). f32Kernel is the one inference Linear
+// and training's products use; a nil tile means OpenBLAS (no kernel beats
+// it here, or STRATA_SGEMM=blas). STRATA_SGEMM=avx2 forces the AVX2 kernel
+// (where the CPU has it), STRATA_SGEMM=go the pure-Go one.
 var (
 	f32Kernels []f32TileKernel
 	f32Kernel  f32TileKernel
 )
+
+// avx2F32KernelName names the AVX2 kernel (sgemm_packed_amd64.go), the
+// one STRATA_SGEMM=avx2 picks.
+const avx2F32KernelName = "avx2+fma (6x16 tile, packed weights)"
 
 var (
 	goF32Kernel   = f32TileKernel{"go (6x16 tile, packed weights)", tileF32Go}
@@ -283,6 +291,12 @@ func chooseF32Kernel() {
 		f32Kernel = f32Kernels[0]
 	}
 	switch os.Getenv("STRATA_SGEMM") {
+	case "avx2":
+		for _, k := range f32Kernels {
+			if k.name == avx2F32KernelName {
+				f32Kernel = k
+			}
+		}
 	case "go":
 		f32Kernel = goF32Kernel
 	case "blas":

@@ -1,28 +1,58 @@
 package engine
 
+import "golang.org/x/sys/cpu"
+
+// haveAVX512F32: the AVX-512 tile kernel needs AVX512F (the 512-bit FMAs
+// with embedded broadcast); VL and AVX2+FMA are asked for too, as the
+// CPUs that have them all are the ones it was written for.
+var haveAVX512F32 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && haveAVX2FMA
+
 // tileF32AVX2 is in sgemm_packed_amd64.s.
 //
 //go:noescape
 func tileF32AVX2(a *float32, lda int, w *float32, k int, out *float32, ldo int, bias *float32, tiles int)
 
-var avx2F32Kernel = f32TileKernel{"avx2+fma (6x16 tile, packed weights)", func(a []float32, lda int, w []float32, k int,
+// tileF32AVX512 is in sgemm_packed_avx512_amd64.s.
+//
+//go:noescape
+func tileF32AVX512(a *float32, lda int, w *float32, k int, out *float32, ldo int, bias *float32, tiles int)
+
+var avx2F32Kernel = f32TileKernel{avx2F32KernelName, func(a []float32, lda int, w []float32, k int,
 	out []float32, ldo int, bias []float32, tiles int) {
-	// the assembly reads 6·tiles rows of k values and the panel and
-	// writes 6·tiles rows of 16: check the slices cover them (a bad call
-	// would corrupt memory, not panic)
+	bp := checkTileArgs(a, lda, w, k, out, ldo, bias, tiles)
+	tileF32AVX2(&a[0], lda, &w[0], k, &out[0], ldo, bp, tiles)
+}}
+
+var avx512F32Kernel = f32TileKernel{"avx512 (12x16 tile, packed weights)", func(a []float32, lda int, w []float32, k int,
+	out []float32, ldo int, bias []float32, tiles int) {
+	bp := checkTileArgs(a, lda, w, k, out, ldo, bias, tiles)
+	tileF32AVX512(&a[0], lda, &w[0], k, &out[0], ldo, bp, tiles)
+}}
+
+// checkTileArgs checks that the slices of an assembly tile kernel's call
+// cover what it touches, and returns the bias pointer it takes (nil:
+// accumulate into out). The kernels read 6·tiles rows of k values and the
+// panel and write 6·tiles rows of 16 (the AVX-512 one takes them 12 at a
+// time, but never past the last tile); a bad call would corrupt memory,
+// not panic.
+func checkTileArgs(a []float32, lda int, w []float32, k int, out []float32, ldo int, bias []float32, tiles int) *float32 {
 	r := f32TileRows * tiles
 	_ = a[(r-1)*lda+k-1]
 	_ = w[k*f32PanelCols-1]
 	_ = out[(r-1)*ldo+f32PanelCols-1]
-	var bp *float32 // nil: accumulate into out
-	if bias != nil {
-		_ = bias[f32PanelCols-1]
-		bp = &bias[0]
+	if bias == nil {
+		return nil
 	}
-	tileF32AVX2(&a[0], lda, &w[0], k, &out[0], ldo, bp, tiles)
-}}
+	_ = bias[f32PanelCols-1]
+	return &bias[0]
+}
 
 func init() {
+	// best first: chooseF32Kernel takes the first, STRATA_SGEMM=avx2 the
+	// AVX2 one
+	if haveAVX512F32 {
+		f32Kernels = append(f32Kernels, avx512F32Kernel)
+	}
 	if haveAVX2FMA {
 		f32Kernels = append(f32Kernels, avx2F32Kernel)
 	}

@@ -49,6 +49,10 @@ func checkClose(t *testing.T, what string, y []float32, ref []float64, k int) {
 var packedShapes = []struct{ n, k, out int }{
 	{1, 1, 1}, {1, 7, 5}, {1, 256, 16}, {5, 3, 17}, {6, 16, 16}, {7, 33, 31},
 	{13, 5, 48}, {40, 256, 100}, {12, 1024, 33}, {161, 19, 47}, {5, 256, 8000},
+	// an odd number (7) of whole tiles in one kernel call, k = 1, k = 7
+	// and k = 6 (not multiples of 4): the AVX-512 kernel's pairs and its
+	// last single tile
+	{45, 1, 32}, {42, 7, 48}, {30, 6, 16},
 }
 
 // TestPackedKernels checks every kernel this CPU can run (the pure-Go one
@@ -72,6 +76,54 @@ func TestPackedKernels(t *testing.T) {
 					}
 					g.packedProduct(kern, x, s.n, p, bias, y)
 					checkClose(t, fmt.Sprintf("%s %dx%dx%d bias=%v threads=%d", kern.name, s.n, s.k, s.out, bias != nil, threads), y, ref, s.k)
+				}
+			}
+		}
+	}
+}
+
+// TestPackedTileCalls calls every kernel's tile function directly, on
+// 1-7 tiles, k from 1 to 13 and strides wider than the rows (1,024 among
+// them: the AVX-512 kernel's rows 4 KiB apart), with a bias and without
+// (adding to what out holds, as packedAdd uses it), against a float64
+// reference; what lies between the rows must stay untouched.
+func TestPackedTileCalls(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, kern := range f32Kernels {
+		for _, tiles := range []int{1, 2, 3, 4, 5, 7} {
+			for _, k := range []int{1, 2, 3, 4, 5, 7, 8, 13} {
+				for _, c := range []struct {
+					lda      int
+					withBias bool
+				}{{k + 3, false}, {k + 3, true}, {1024, false}, {1024, true}} {
+					withBias := c.withBias
+					r, lda, ldo := f32TileRows*tiles, c.lda, f32PanelCols+5
+					a, w, b := randF32(rng, r*lda), randF32(rng, k*f32PanelCols), randF32(rng, f32PanelCols)
+					out := randF32(rng, r*ldo)
+					ref := make([]float64, len(out))
+					for i := range out {
+						ref[i] = float64(out[i])
+					}
+					var bias []float32
+					if withBias {
+						bias = b
+					}
+					for i := 0; i < r; i++ {
+						for j := 0; j < f32PanelCols; j++ {
+							s := ref[i*ldo+j] // accumulate
+							if bias != nil {
+								s = float64(bias[j])
+							}
+							for p := 0; p < k; p++ {
+								s += float64(a[i*lda+p]) * float64(w[p*f32PanelCols+j])
+							}
+							ref[i*ldo+j] = s
+						}
+					}
+					kern.tile(a, lda, w, k, out, ldo, bias, tiles)
+					// 1e-5·(k+1) as checkClose, and a prior value of
+					// unit size in the accumulating case
+					checkClose(t, fmt.Sprintf("%s tiles=%d k=%d lda=%d bias=%v", kern.name, tiles, k, lda, withBias), out, ref, k+1)
 				}
 			}
 		}

@@ -29,7 +29,7 @@ func init() {
 			fmt.Fprintf(w, "matmul        %s, %d threads\n", be.Name(), be.Threads())
 			fmt.Fprintln(w, "              (STRATA_BLAS=go forces the pure-Go fallback; STRATA_BLAS=/path/lib.so picks a CBLAS)")
 			fmt.Fprintf(w, "f32 inference %s\n", engine.F32Kernel())
-			fmt.Fprintln(w, "              (decoding's products against packed weights; STRATA_SGEMM=go|blas forces the pure-Go kernel or OpenBLAS)")
+			fmt.Fprintln(w, "              (decoding's products against packed weights; STRATA_SGEMM=avx2|go|blas forces the AVX2 kernel, the pure-Go one or OpenBLAS)")
 			fmt.Fprintf(w, "int8 matmul   %s\n", engine.Int8KernelFor(8))
 			fmt.Fprintf(w, "              %s (--int8-bits 7)\n", engine.Int8KernelFor(7))
 			fmt.Fprintln(w, "              (--compute-type int8; STRATA_INT8=go|avx2 forces the pure-Go or the AVX2 kernel)")

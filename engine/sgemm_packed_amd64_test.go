@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestPackedAVX512MatchesAVX2: the AVX-512 kernel sums each output in the
+// order the AVX2 one does (inputs in turn, one fused multiply-add each,
+// then the bias), so the two agree bit for bit, and a tile's results do
+// not depend on whether the kernel took it paired with the next (12 rows)
+// or alone (6): on direct calls of 1-7 tiles, each also made one tile at a
+// time, with and without a bias, with rows 4 KiB apart (k = 1024: the
+// 6-row loop throughout) and not, and on whole products.
+func TestPackedAVX512MatchesAVX2(t *testing.T) {
+	if !haveAVX512F32 {
+		t.Skip("no AVX-512 on this CPU")
+	}
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, tiles := range []int{1, 2, 3, 4, 5, 7} {
+		for _, k := range []int{1, 3, 4, 6, 9, 64, 257, 1024} {
+			for _, withBias := range []bool{false, true} {
+				r, lda, ldo := f32TileRows*tiles, k+1, 2*f32PanelCols
+				if k == 1024 {
+					lda = k
+				}
+				a, w := randF32(rng, r*lda), randF32(rng, k*f32PanelCols)
+				var bias []float32
+				if withBias {
+					bias = randF32(rng, f32PanelCols)
+				}
+				prior := randF32(rng, r*ldo)
+				run := func(kern f32TileKernel, one bool) []float32 {
+					out := slices.Clone(prior)
+					if !one {
+						kern.tile(a, lda, w, k, out, ldo, bias, tiles)
+						return out
+					}
+					for i := 0; i < tiles; i++ {
+						r0 := i * f32TileRows
+						kern.tile(a[r0*lda:], lda, w, k, out[r0*ldo:], ldo, bias, 1)
+					}
+					return out
+				}
+				want := run(avx2F32Kernel, false)
+				what := fmt.Sprintf("tiles=%d k=%d lda=%d bias=%v", tiles, k, lda, withBias)
+				if got := run(avx512F32Kernel, false); !slices.Equal(got, want) {
+					t.Fatalf("%s: the AVX-512 kernel differs from the AVX2 one", what)
+				}
+				if got := run(avx512F32Kernel, true); !slices.Equal(got, want) {
+					t.Fatalf("%s: the AVX-512 kernel one tile at a time differs from the AVX2 one", what)
+				}
+			}
+		}
+	}
+	for _, s := range packedShapes {
+		x, w, b := randF32(rng, s.n*s.k), randF32(rng, s.out*s.k), randF32(rng, s.out)
+		p := PackF32(w, s.out, s.k)
+		g := NewInference()
+		y2, y5 := make([]float32, s.n*s.out), make([]float32, s.n*s.out)
+		g.packedProduct(avx2F32Kernel, x, s.n, p, b, y2)
+		g.packedProduct(avx512F32Kernel, x, s.n, p, b, y5)
+		if !slices.Equal(y2, y5) {
+			t.Fatalf("%dx%dx%d: the AVX-512 product differs from the AVX2 one", s.n, s.k, s.out)
+		}
+	}
+}
+
+// TestChooseF32KernelAVX2: the AVX-512 kernel is chosen first where the CPU
+// has it, and STRATA_SGEMM=avx2 forces the AVX2 one.
+func TestChooseF32KernelAVX2(t *testing.T) {
+	if !haveAVX2FMA {
+		t.Skip("no AVX2+FMA on this CPU")
+	}
+	defer func(k f32TileKernel) { f32Kernel = k }(f32Kernel)
+	t.Setenv("STRATA_SGEMM", "")
+	chooseF32Kernel()
+	want := avx2F32Kernel.name
+	if haveAVX512F32 {
+		want = avx512F32Kernel.name
+	}
+	if f32Kernel.name != want {
+		t.Fatalf("default kernel %q, want %q", f32Kernel.name, want)
+	}
+	t.Setenv("STRATA_SGEMM", "avx2")
+	chooseF32Kernel()
+	if f32Kernel.name != avx2F32Kernel.name {
+		t.Fatalf("STRATA_SGEMM=avx2 chose %q", f32Kernel.name)
+	}
+}
