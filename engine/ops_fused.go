@@ -75,7 +75,7 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 			g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)
 		}
 		if w.needGrad {
-			g.gemm(true, false, out, in, n, 1, dy, out, x.Data, in, 1, g.grad(w), in)
+			g.gradW(dy, n, out, x.Data, in, g.grad(w))
 		}
 	})
 	return y

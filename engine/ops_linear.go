@@ -50,7 +50,7 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 			// inference (validation decoding) will be stale after the
 			// update (the fingerprint would catch it too)
 			w.WeightsChanged()
-			g.gemm(true, false, out, in, n, 1, dy, out, x.Data, in, 1, g.grad(w), in)
+			g.gradW(dy, n, out, x.Data, in, g.grad(w))
 		}
 		if b != nil && b.needGrad {
 			g.sumColumns(g.grad(b), n, out, func(r int, acc []float32) {

@@ -263,6 +263,8 @@ func copyTile(y []float32, ldy int, tile []float32, rows, cols int) {
 type f32TileKernel struct {
 	name string
 	tile func(a []float32, lda int, w []float32, k int, out []float32, ldo int, bias []float32, tiles int)
+	// gradW, where not nil, computes training's weight gradients (gradw.go)
+	gradW *gradWKernel
 }
 
 // f32Kernels are the packed kernels this build can run on this CPU, best
@@ -280,7 +282,7 @@ var (
 const avx2F32KernelName = "avx2+fma (6x16 tile, packed weights)"
 
 var (
-	goF32Kernel   = f32TileKernel{"go (6x16 tile, packed weights)", tileF32Go}
+	goF32Kernel   = f32TileKernel{name: "go (6x16 tile, packed weights)", tile: tileF32Go}
 	blasF32Kernel = f32TileKernel{name: "openblas sgemm (unpacked)"}
 )
 

@@ -17,17 +17,36 @@ func tileF32AVX2(a *float32, lda int, w *float32, k int, out *float32, ldo int, 
 //go:noescape
 func tileF32AVX512(a *float32, lda int, w *float32, k int, out *float32, ldo int, bias *float32, tiles int)
 
-var avx2F32Kernel = f32TileKernel{avx2F32KernelName, func(a []float32, lda int, w []float32, k int,
+var avx2F32Kernel = f32TileKernel{name: avx2F32KernelName, tile: func(a []float32, lda int, w []float32, k int,
 	out []float32, ldo int, bias []float32, tiles int) {
 	bp := checkTileArgs(a, lda, w, k, out, ldo, bias, tiles)
 	tileF32AVX2(&a[0], lda, &w[0], k, &out[0], ldo, bp, tiles)
 }}
 
-var avx512F32Kernel = f32TileKernel{"avx512 (12x16 tile, packed weights)", func(a []float32, lda int, w []float32, k int,
+var avx512F32Kernel = f32TileKernel{name: "avx512 (12x16 tile, packed weights)", tile: func(a []float32, lda int, w []float32, k int,
 	out []float32, ldo int, bias []float32, tiles int) {
 	bp := checkTileArgs(a, lda, w, k, out, ldo, bias, tiles)
 	tileF32AVX512(&a[0], lda, &w[0], k, &out[0], ldo, bp, tiles)
-}}
+}, gradW: &gradWAVX512}
+
+// gradW12AVX512 and gradW4AVX512 are in gradw_avx512_amd64.s.
+//
+//go:noescape
+func gradW12AVX512(dy *float32, ldy int, x *float32, ldx int, n int, c *float32, ldc int, panels int)
+
+//go:noescape
+func gradW4AVX512(dy *float32, ldy int, x *float32, ldx int, n int, c *float32, ldc int, panels int)
+
+var gradWAVX512 = gradWKernel{
+	rows12: func(dy []float32, ldy int, x []float32, ldx int, n int, c []float32, ldc int, panels int) {
+		checkGradWArgs(dy, ldy, x, ldx, n, c, ldc, panels, gradWRows)
+		gradW12AVX512(&dy[0], ldy, &x[0], ldx, n, &c[0], ldc, panels)
+	},
+	rows4: func(dy []float32, ldy int, x []float32, ldx int, n int, c []float32, ldc int, panels int) {
+		checkGradWArgs(dy, ldy, x, ldx, n, c, ldc, panels, gradWRowsTail)
+		gradW4AVX512(&dy[0], ldy, &x[0], ldx, n, &c[0], ldc, panels)
+	},
+}
 
 // checkTileArgs checks that the slices of an assembly tile kernel's call
 // cover what it touches, and returns the bias pointer it takes (nil:
