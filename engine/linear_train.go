@@ -9,21 +9,27 @@ package engine
 // product into a buffer it recycles at once: nothing to invalidate, and the
 // pack costs one pass over the weight against n rows of multiply-adds. The
 // input's gradient dY·W is the same kind of product by Wᵀ, whose panels are
-// 16-column strips of W (the kernel adds to the gradient there). Both need
-// an inner dimension of at most packedMaxK. The weight's gradient dYᵀ·X
-// stays on OpenBLAS: its inner dimension is the batch's thousands of rows.
+// 16-column strips of W (the kernel adds to the gradient there). The
+// weight's gradient dYᵀ·X, whose inner dimension is the batch's thousands
+// of rows, has kernels of its own (gradw.go).
 
 // packedMaxK is the largest inner dimension a training product runs on the
-// packed kernel with: a panel of 16×1,024 floats is 64 KB. Beyond that (an
-// FFN's 2,048 inputs, a vocabulary's 8,000 rows in dY·W) the kernel, which
-// does not block the inner dimension, streams the panels or the rows from
-// L3, where OpenBLAS blocks them.
+// packed kernel with in one piece: a panel of 16×1,024 floats is 64 KB.
+// Beyond that the kernel, which does not block the inner dimension, would
+// stream the panels or the rows from L3, where OpenBLAS blocks them: a
+// forward product of more inputs (an FFN's 2,048) runs on OpenBLAS, and
+// the input gradient dY·W of more outputs (a vocabulary's 8,000) is summed
+// over blocks of packedMaxK outputs (gradXTrainPacked).
 const packedMaxK = 1024
 
 // trainPacked reports whether a recording graph's product with inner
 // dimension k runs on the packed kernel: where an assembly kernel exists,
 // STRATA_SGEMM does not ask for OpenBLAS, and k is at most packedMaxK.
 func trainPacked(k int) bool { return f32Kernel.tile != nil && k <= packedMaxK }
+
+// trainPackedGradX reports whether a recording graph's input gradients run
+// on the packed kernel: wherever it is in use, in blocks of packedMaxK.
+func trainPackedGradX() bool { return f32Kernel.tile != nil }
 
 // linearTrainPacked sets y = x·Wᵀ + bias (bias nil for none).
 func (g *Graph) linearTrainPacked(x, w *Tensor, bias []float32, y *Tensor) {
@@ -35,11 +41,19 @@ func (g *Graph) linearTrainPacked(x, w *Tensor, bias []float32, y *Tensor) {
 }
 
 // gradXTrainPacked adds dy·W to dx (n×in) for W (out×in) and dy (n×out).
+// Past packedMaxK outputs (a vocabulary's thousands of rows) the sum runs
+// over blocks of packedMaxK rows of W, each packed on its own and added to
+// dx in turn (dy's columns of the block read in place, out floats apart):
+// a block's panels stay in L2 as they would for a narrow layer, where one
+// panel of all the rows (8,000×16 floats, 512 KB) would stream from L3.
 func (g *Graph) gradXTrainPacked(dy []float32, n int, w *Tensor, dx []float32) {
 	out, in := w.shape[0], w.shape[1]
 	traceGemm(GemmCall{false, false, n, in, out, out, in, in, true})
-	g.withTempPack(in, out, func(dst []float32, lo, hi int) { packColumnPanels(dst, w.Data, out, in, lo, hi) },
-		func(p *PackedF32) { g.packedAdd(f32Kernel, dy, n, p, dx) })
+	for k0 := 0; k0 < out; k0 += packedMaxK {
+		k, wb, dyb := min(packedMaxK, out-k0), w.Data[k0*in:], dy[k0:]
+		g.withTempPack(in, k, func(dst []float32, lo, hi int) { packColumnPanels(dst, wb, k, in, lo, hi) },
+			func(p *PackedF32) { g.packedAdd(f32Kernel, dyb, out, n, p, dx) })
+	}
 }
 
 // withTempPack packs a rows×cols operand into an arena buffer (pack writes

@@ -69,7 +69,7 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 				}
 			})
 		}
-		if x.needGrad && trainPacked(out) {
+		if x.needGrad && trainPackedGradX() {
 			g.gradXTrainPacked(dy, n, w, g.grad(x))
 		} else if x.needGrad {
 			g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)

@@ -150,17 +150,19 @@ func (g *Graph) linearPacked(kern f32TileKernel, x, w, b, y *Tensor) {
 // computed by the same kernel call whatever the thread count or the block
 // size, so results depend on neither.
 func (g *Graph) packedProduct(kern f32TileKernel, a []float32, n int, p *PackedF32, bias []float32, y []float32) {
-	g.packedRun(kern, a, n, p, bias, y, false)
+	g.packedRun(kern, a, p.Cols, n, p, bias, y, false)
 }
 
 // packedAdd adds a·Wᵀ to y (n×p.Rows), as packedProduct computes it: a
 // gradient accumulating.
-func (g *Graph) packedAdd(kern f32TileKernel, a []float32, n int, p *PackedF32, y []float32) {
-	g.packedRun(kern, a, n, p, nil, y, true)
+func (g *Graph) packedAdd(kern f32TileKernel, a []float32, lda, n int, p *PackedF32, y []float32) {
+	g.packedRun(kern, a, lda, n, p, nil, y, true)
 }
 
-// packedRun is packedProduct, or packedAdd when add is set (bias unused).
-func (g *Graph) packedRun(kern f32TileKernel, a []float32, n int, p *PackedF32, bias []float32, y []float32, add bool) {
+// packedRun is packedProduct, or packedAdd when add is set (bias unused);
+// a's rows are lda floats apart (lda >= p.Cols: a may be a column block of
+// a wider matrix).
+func (g *Graph) packedRun(kern f32TileKernel, a []float32, lda, n int, p *PackedF32, bias []float32, y []float32, add bool) {
 	out, k := p.Rows, p.Cols
 	if n == 0 || out == 0 || (add && k == 0) {
 		return
@@ -182,7 +184,10 @@ func (g *Graph) packedRun(kern f32TileKernel, a []float32, n int, p *PackedF32, 
 	tiles := full
 	if rest > 0 {
 		tail = g.arena.get(f32TileRows * k)[:f32TileRows*k]
-		copy(tail, a[full*f32TileRows*k:n*k])
+		for r := 0; r < rest; r++ {
+			src := a[(full*f32TileRows+r)*lda:]
+			copy(tail[r*k:(r+1)*k], src[:k])
+		}
 		clear(tail[rest*k:])
 		tiles++
 	}
@@ -201,22 +206,22 @@ func (g *Graph) packedRun(kern f32TileKernel, a []float32, n int, p *PackedF32, 
 			}
 			wp := p.panels[pi*k*f32PanelCols : (pi+1)*k*f32PanelCols]
 			// a tile of fewer rows or columns goes through tile[]
-			part := func(t int, src []float32, rows int) {
+			part := func(t int, src []float32, rows, lds int) {
 				if add {
 					loadTile(tile[:], y[t*f32TileRows*out+c0:], out, rows, cols)
 				}
-				kern.tile(src, k, wp, k, tile[:], f32PanelCols, bp, 1)
+				kern.tile(src, lds, wp, k, tile[:], f32PanelCols, bp, 1)
 				copyTile(y[t*f32TileRows*out+c0:], out, tile[:], rows, cols)
 			}
 			if t1 > t0 && cols == f32PanelCols {
-				kern.tile(a[t0*f32TileRows*k:], k, wp, k, y[t0*f32TileRows*out+c0:], out, bp, t1-t0)
+				kern.tile(a[t0*f32TileRows*lda:], lda, wp, k, y[t0*f32TileRows*out+c0:], out, bp, t1-t0)
 			} else {
 				for t := t0; t < t1; t++ {
-					part(t, a[t*f32TileRows*k:], f32TileRows)
+					part(t, a[t*f32TileRows*lda:], f32TileRows, lda)
 				}
 			}
 			if rest > 0 && full < t0+rb && full >= t0 {
-				part(full, tail, rest)
+				part(full, tail, rest, k)
 			}
 		}
 	})
