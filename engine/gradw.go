@@ -27,6 +27,7 @@ const (
 // j < 32·panels, each output starting from c's value and taking the
 // products in order of t.
 type gradWKernel struct {
+	name          string
 	rows12, rows4 func(dy []float32, ldy int, x []float32, ldx int, n int, c []float32, ldc int, panels int)
 }
 
@@ -67,6 +68,15 @@ func (g *Graph) gradW(dy []float32, n, out int, x []float32, in int, dw []float3
 	if cols < in {
 		gemm1(true, false, rows, in-cols, n, 1, dy, out, x[cols:], in, 1, dw[cols:], in)
 	}
+}
+
+// GradWKernel names what computes training's weight gradients: the
+// kernel of the packed kernel in use, or OpenBLAS.
+func GradWKernel() string {
+	if k := f32Kernel.gradW; k != nil {
+		return k.name
+	}
+	return "openblas sgemm (packs dY and X)"
 }
 
 // checkGradWArgs checks that the slices of a gradW kernel call cover what

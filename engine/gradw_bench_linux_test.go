@@ -12,10 +12,12 @@ import (
 // BenchmarkGradW compares training's weight gradient dW += dYᵀ·X on the
 // weight-gradient kernel in use (gradw.go) with OpenBLAS, one thread, side
 // by side: every iteration runs the product on each in turn, the order
-// alternating, timed in CPU time of the locked thread. Shapes: a batch of
+// alternating, timed in CPU time of the locked thread, then the core's
+// FMA peak (FMAPeak, the ceiling) for about as long. Shapes: a batch of
 // 4,096 target tokens through the zero-shot recipe's layers (d 128, FFN
 // 512, vocabulary 8,508) and a d-256 model's. Metrics: GFLOP per
-// CPU-second of each and their ratio (kernel/blas).
+// CPU-second of each, their ratio (kernel/blas) and the kernel's share of
+// the peak (kernel/peak).
 //
 //	go test ./engine -run '^$' -bench GradW -cpu 1 -benchtime 10x
 func BenchmarkGradW(b *testing.B) {
@@ -38,7 +40,9 @@ func benchGradW(b *testing.B, n, out, in int) {
 	openblas := func() { blas.Sgemm(true, false, out, in, n, 1, dy, out, x, in, 1, dw, in) }
 	kernel()
 	openblas()
-	var tk, tb time.Duration
+	var tk, tb, tp time.Duration
+	var peakFlops float64
+	rounds := max(1, int(2*float64(n)*float64(out)*float64(in)/384)) // about the kernel's work
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		first, second, t1, t2 := kernel, openblas, &tk, &tb
@@ -49,12 +53,20 @@ func benchGradW(b *testing.B, n, out, in int) {
 		first()
 		c1 := threadCPU()
 		second()
+		c2 := threadCPU()
+		peakFlops += FMAPeak(rounds)
 		*t1 += c1 - c0
-		*t2 += threadCPU() - c1
+		*t2 += c2 - c1
+		tp += threadCPU() - c2
 	}
 	total := 2 * float64(n) * float64(out) * float64(in) * float64(b.N) / 1e9
 	gk, gb := total/tk.Seconds(), total/tb.Seconds()
 	b.ReportMetric(gk, "kernel-GFLOP/cpu-s")
 	b.ReportMetric(gb, "blas-GFLOP/cpu-s")
 	b.ReportMetric(gk/gb, "kernel/blas")
+	if peakFlops > 0 {
+		gp := peakFlops / 1e9 / tp.Seconds()
+		b.ReportMetric(gp, "peak-GFLOP/cpu-s")
+		b.ReportMetric(gk/gp, "kernel/peak")
+	}
 }

@@ -38,6 +38,7 @@ func gradW12AVX512(dy *float32, ldy int, x *float32, ldx int, n int, c *float32,
 func gradW4AVX512(dy *float32, ldy int, x *float32, ldx int, n int, c *float32, ldc int, panels int)
 
 var gradWAVX512 = gradWKernel{
+	name: "avx512 (12x32 tile, dY and X in place)",
 	rows12: func(dy []float32, ldy int, x []float32, ldx int, n int, c []float32, ldc int, panels int) {
 		checkGradWArgs(dy, ldy, x, ldx, n, c, ldc, panels, gradWRows)
 		gradW12AVX512(&dy[0], ldy, &x[0], ldx, n, &c[0], ldc, panels)

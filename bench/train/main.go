@@ -101,6 +101,7 @@ func main() {
 	// changes that must not change any result)
 	res["params_fnv64"] = fmt.Sprintf("%016x", train.Checksum(m.Params().List()))
 	res["blas"] = blas.Default().Name()
+	res["f32_kernel"], res["gradw_kernel"] = engine.F32Kernel(), engine.GradWKernel()
 	if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
 		log.Fatal(err)
 	}

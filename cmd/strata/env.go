@@ -30,6 +30,7 @@ func init() {
 			fmt.Fprintln(w, "              (STRATA_BLAS=go forces the pure-Go fallback; STRATA_BLAS=/path/lib.so picks a CBLAS)")
 			fmt.Fprintf(w, "f32 inference %s\n", engine.F32Kernel())
 			fmt.Fprintln(w, "              (decoding's products against packed weights; STRATA_SGEMM=avx2|go|blas forces the AVX2 kernel, the pure-Go one or OpenBLAS)")
+			fmt.Fprintf(w, "f32 training  forward and dY·W on the kernel above; dYᵀ·X on %s\n", engine.GradWKernel())
 			fmt.Fprintf(w, "int8 matmul   %s\n", engine.Int8KernelFor(8))
 			fmt.Fprintf(w, "              %s (--int8-bits 7)\n", engine.Int8KernelFor(7))
 			fmt.Fprintln(w, "              (--compute-type int8; STRATA_INT8=go|avx2 forces the pure-Go or the AVX2 kernel)")
