@@ -7,7 +7,8 @@ package engine
 // outputs are few (out×in); a 12×32 register tile walks the batch rows of
 // a 12-column strip of dY and a 32-column strip of X in step, so neither
 // needs copying. Where the CPU has no such kernel (f32Kernel.gradW nil:
-// AVX2 machines, STRATA_SGEMM=avx2/blas/go) OpenBLAS computes it.
+// AVX2 machines, STRATA_SGEMM=avx2 or blas) OpenBLAS computes it;
+// STRATA_SGEMM=go runs the pure-Go one.
 // docs/performance.md, "The weight gradient without packing", has the
 // measurements.
 
@@ -67,6 +68,28 @@ func (g *Graph) gradW(dy []float32, n, out int, x []float32, in int, dw []float3
 	}
 	if cols < in {
 		gemm1(true, false, rows, in-cols, n, 1, dy, out, x[cols:], in, 1, dw[cols:], in)
+	}
+}
+
+// gradWGo is the pure-Go weight-gradient kernel, the reference the
+// assembly follows (which fuses each multiply-add, so results differ in
+// the last bits); with the pure-Go packed kernel (STRATA_SGEMM=go) it
+// also lets every CPU test gradW's strips, blocks and tails.
+var gradWGo = gradWKernel{name: "go (12x32 tile, dY and X in place)", rows12: gradWGoRows(gradWRows), rows4: gradWGoRows(gradWRowsTail)}
+
+func gradWGoRows(rows int) func(dy []float32, ldy int, x []float32, ldx int, n int, c []float32, ldc int, panels int) {
+	return func(dy []float32, ldy int, x []float32, ldx int, n int, c []float32, ldc int, panels int) {
+		checkGradWArgs(dy, ldy, x, ldx, n, c, ldc, panels, rows)
+		cols := panels * gradWCols
+		for t := 0; t < n; t++ {
+			xt := x[t*ldx : t*ldx+cols]
+			for i, a := range dy[t*ldy : t*ldy+rows] {
+				ci := c[i*ldc : i*ldc+cols]
+				for j, v := range xt {
+					ci[j] += a * v
+				}
+			}
+		}
 	}
 }
 

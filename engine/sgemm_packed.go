@@ -287,7 +287,7 @@ var (
 const avx2F32KernelName = "avx2+fma (6x16 tile, packed weights)"
 
 var (
-	goF32Kernel   = f32TileKernel{name: "go (6x16 tile, packed weights)", tile: tileF32Go}
+	goF32Kernel   = f32TileKernel{name: "go (6x16 tile, packed weights)", tile: tileF32Go, gradW: &gradWGo}
 	blasF32Kernel = f32TileKernel{name: "openblas sgemm (unpacked)"}
 )
 
