@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/strata-nmt/strata/engine"
+	"github.com/strata-nmt/strata/engine/blas"
 	"github.com/strata-nmt/strata/model"
 	"github.com/strata-nmt/strata/rundir"
 )
@@ -106,6 +107,10 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 	}
 	defer r.log.close()
 	r.logf("model: %s, %d parameters", m.Config().Summary(), m.Params().Count())
+	// the kernels of this piece: a run resumed on another machine (or with
+	// STRATA_SGEMM) continues within rounding, not bit for bit, and the log
+	// says where that happened
+	r.logf("compute: matmul %s; f32 kernel %s; weight gradients %s", blas.Default().Name(), engine.F32Kernel(), engine.GradWKernel())
 	if w.N() > 1 {
 		r.logf("batch shards: %d in-process workers, each on its share of every batch's sentences with %d of the %d kernel thread(s)", w.N(), w.graphs[0].Threads(), threads)
 	}
