@@ -14,6 +14,12 @@ var haveAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 //go:noescape
 func expSumsAVX2(dst, x *float32, n int, shift float32, acc *[16]float64)
 
+// expSumsAVX512 is expSumsAVX2 for n a multiple of 16 on AVX-512, to the
+// bit (expsum_amd64.s).
+//
+//go:noescape
+func expSumsAVX512(dst, x *float32, n int, shift float32, acc *[16]float64)
+
 // dotRowsAVX2 and axpyRowsAVX2 are in rows_amd64.s.
 //
 //go:noescape

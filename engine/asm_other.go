@@ -8,6 +8,10 @@ func expSumsAVX2(dst, x *float32, n int, shift float32, acc *[16]float64) {
 	panic("engine: expSumsAVX2 without amd64")
 }
 
+func expSumsAVX512(dst, x *float32, n int, shift float32, acc *[16]float64) {
+	panic("engine: expSumsAVX512 without amd64")
+}
+
 func dotRowsAVX2(q *float32, dh int, base *float32, idx *int32, n int, stride int, out *float32, scale float32) {
 	panic("engine: dotRowsAVX2 without amd64")
 }
