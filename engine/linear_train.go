@@ -91,7 +91,7 @@ func packPanels(dst, w []float32, rows, cols, lo, hi int) {
 	for p := lo; p < hi; p++ {
 		panel, r0 := dst[p*size:(p+1)*size], p*f32PanelCols
 		if r0+f32PanelCols <= rows {
-			transpose(panel, w[r0*cols:], f32PanelCols, cols, cols)
+			transpose(panel, f32PanelCols, w[r0*cols:], f32PanelCols, cols, cols)
 			continue
 		}
 		clear(panel)

@@ -57,16 +57,19 @@ func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, prob
 	thr := uint32(float64(pDrop) * (1 << 32))
 	dscale := 1 / (1 - pDrop)
 	ib := o.bands(tq, tk)
-	packed := g.arena.get(g.chunks(b*h, tq*tk*dh) * dh * tk)
+	ls := scoreStride(tk)
+	per := dh*ls + tq*ls // the packed Kᵀ and the scores of one job
+	packed := g.arena.get(g.chunks(b*h, tq*tk*dh) * per)
 	g.parallel(b*h, tq*tk*dh, func(chunk, lo, hi int) {
-		kt := packed[chunk*dh*tk : (chunk+1)*dh*tk]
+		kt := packed[chunk*per : chunk*per+dh*ls]
+		sc := packed[chunk*per+dh*ls : (chunk+1)*per]
 		for job := lo; job < hi; job++ {
 			bi, head := job/h, job%h
 			qo, ko, vo := bi*tq*ldq+q.Col+head*dh, bi*tk*ldk+k.Col+head*dh, bi*tk*ldv+v.Col+head*dh
 			p := probs.Data[job*tq*tk : (job+1)*tq*tk]
-			transpose(kt, k.T.Data[ko:], tk, dh, ldk) // S = scale·Q·Kᵀ
-			attnGemm(tq, tk, dh, scale, q.T.Data[qo:], ldq, 1, kt, tk, p, tk, false, ib.cols)
-			maskedSoftmax(p, tq, tk, o.KeyPad, bi, o.Causal)
+			transpose(kt, ls, k.T.Data[ko:], tk, dh, ldk) // S = scale·Q·Kᵀ
+			attnGemm(tq, ls, dh, scale, q.T.Data[qo:], ldq, 1, kt, ls, sc, ls, false, ib.cols)
+			maskedSoftmaxFrom(sc, ls, p, tq, tk, o.KeyPad, bi, o.Causal)
 			use := p
 			if pDrop > 0 {
 				use = dropped[job*tq*tk : (job+1)*tq*tk]
@@ -113,45 +116,55 @@ func (g *Graph) attnWidth(q, k, v Cols, b, tq, tk int, o AttnOptions) int {
 	return d
 }
 
+// scoreStride is the row stride of attention's scores and their gradient
+// (tk rounded up to 8): the products that make them then run in whole
+// register tiles, the columns past tk being computed from the packed
+// operand's zero padding and never read.
+func scoreStride(tk int) int { return (tk + 7) &^ 7 }
+
 // maskedSoftmax turns the tq×tk scores of batch element bi into
 // probabilities, giving masked keys exactly zero weight. A row with every key
 // masked becomes all zeros rather than NaN. Masked scores are set to -Inf,
 // whose exponential expSums makes exactly 0, so each row is one vectorised
 // pass.
 func maskedSoftmax(p []float32, tq, tk int, keyPad []bool, bi int, causal bool) {
+	maskedSoftmaxFrom(p, tk, p, tq, tk, keyPad, bi, causal)
+}
+
+// maskedSoftmaxFrom is maskedSoftmax reading the scores from s, rows ls
+// apart (it masks them there and leaves the exponentials there), and
+// writing the probabilities to p (which may be s when ls == tk). The
+// padding columns [tk, ls) are masked too, so that every row is whole
+// vectors of the kernels: they add exact zeros to the sums.
+func maskedSoftmaxFrom(s []float32, ls int, p []float32, tq, tk int, keyPad []bool, bi int, causal bool) {
 	var pad []bool
 	if keyPad != nil {
 		pad = keyPad[bi*tk : (bi+1)*tk]
 	}
 	inf := float32(math.Inf(-1))
 	for i := 0; i < tq; i++ {
-		row := p[i*tk : (i+1)*tk]
+		row, out := s[i*ls:(i+1)*ls], p[i*tk:(i+1)*tk]
+		first := tk // the first masked column of a causal row
 		if causal {
-			for j := i + tk - tq + 1; j < tk; j++ {
+			first = max(0, i+tk-tq+1)
+		}
+		for j := first; j < ls; j++ {
+			row[j] = inf
+		}
+		for j, m := range pad {
+			if m {
 				row[j] = inf
 			}
 		}
-		if pad != nil {
-			for j, m := range pad {
-				if m {
-					row[j] = inf
-				}
-			}
-		}
-		mx := inf
-		for _, x := range row {
-			if x > mx {
-				mx = x
-			}
-		}
+		mx := rowMax(row[:tk])
 		if mx == inf {
-			clear(row)
+			clear(out)
 			continue
 		}
 		sum, _ := expSums(row, mx, row)
-		inv := float32(1 / sum)
-		for j := range row {
-			row[j] *= inv
+		mulSub(row[:tk], float32(1/sum), 0)
+		if &row[0] != &out[0] {
+			copy(out, row[:tk])
 		}
 	}
 }
@@ -175,11 +188,12 @@ func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ct
 	// buffer, but each job writes only its own batch rows and head columns
 	// of each view, so jobs still never overlap.
 	ib := o.bands(tq, tk)
-	per := tq*tk + dh*tk // dP and the packed Vᵀ of one job
+	ls := scoreStride(tk)
+	per := tq*ls + dh*ls // dP and the packed Vᵀ of one job
 	scratch := g.arena.get(g.chunks(b*h, tq*tk*dh) * per)
 	g.parallel(b*h, tq*tk*dh, func(chunk, lo, hi int) {
-		dp := scratch[chunk*per : chunk*per+tq*tk]
-		vt := scratch[chunk*per+tq*tk : (chunk+1)*per]
+		dp := scratch[chunk*per : chunk*per+tq*ls]
+		vt := scratch[chunk*per+tq*ls : (chunk+1)*per]
 		for job := lo; job < hi; job++ {
 			bi, head := job/h, job%h
 			qo, ko, vo := bi*tq*ldq+q.Col+head*dh, bi*tk*ldk+k.Col+head*dh, bi*tk*ldv+v.Col+head*dh
@@ -194,23 +208,26 @@ func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ct
 			}
 			// dP̃ = dC·Vᵀ, then back through dropout and the softmax:
 			// dS = P ⊙ (dP - rowsum(dP ⊙ P))
-			transpose(vt, v.T.Data[vo:], tk, dh, ldv)
-			attnGemm(tq, tk, dh, 1, ctx.Grad[co:], d, 1, vt, tk, dp, tk, false, ib.cols)
+			transpose(vt, ls, v.T.Data[vo:], tk, dh, ldv)
+			attnGemm(tq, ls, dh, 1, ctx.Grad[co:], d, 1, vt, ls, dp, ls, false, ib.cols)
 			if dropped != nil {
-				for i := range dp {
-					if keep(key, job*tq*tk+i, thr) {
-						dp[i] *= dscale
-					} else {
-						dp[i] = 0
+				for i := 0; i < tq; i++ {
+					row := dp[i*ls : i*ls+tk]
+					for j := range row {
+						if keep(key, job*tq*tk+i*tk+j, thr) {
+							row[j] *= dscale
+						} else {
+							row[j] = 0
+						}
 					}
 				}
 			}
-			softmaxBackwardRows(dp, p, tq, tk, ib.cols)
+			softmaxBackwardRows(dp, ls, p, tq, tk, ib.cols)
 			if dq != nil { // dQ += scale·dS·K
-				attnGemm(tq, dh, tk, scale, dp, tk, 1, k.T.Data[ko:], ldk, dq[qo:], ldq, true, ib.inner)
+				attnGemm(tq, dh, tk, scale, dp, ls, 1, k.T.Data[ko:], ldk, dq[qo:], ldq, true, ib.inner)
 			}
 			if dk != nil { // dK += scale·dSᵀ·Q
-				attnGemm(tk, dh, tq, scale, dp, 1, tk, q.T.Data[qo:], ldq, dk[ko:], ldk, true, ib.innerFrom)
+				attnGemm(tk, dh, tq, scale, dp, 1, ls, q.T.Data[qo:], ldq, dk[ko:], ldk, true, ib.innerFrom)
 			}
 		}
 	})
@@ -230,44 +247,51 @@ func (o AttnOptions) bands(tq, tk int) attnBands {
 }
 
 // transpose writes the rows×cols matrix src (rows ld apart) to dst as
-// cols×rows, so that the products read Kᵀ and Vᵀ with unit stride. With
-// AVX the whole 8×8 blocks move through registers (transpose_amd64.s): the
-// scalar loop's strided stores cost about as much as attention's products
-// at a head width of 32.
-func transpose(dst, src []float32, rows, cols, ld int) {
+// cols×rows with rows ldd apart (ldd >= rows), so that the products read
+// Kᵀ and Vᵀ with unit stride; the ldd-rows padding columns of dst become
+// zeros. With AVX the whole 8×8 blocks move through registers
+// (transpose_amd64.s): the scalar loop's strided stores cost about as much
+// as attention's products at a head width of 32.
+func transpose(dst []float32, ldd int, src []float32, rows, cols, ld int) {
 	r0 := 0
 	if attnTiles && cols >= 8 && rows >= 8 {
 		_ = src[(rows-1)*ld+cols-1] // the blocks stay inside both slices
-		_ = dst[cols*rows-1]
+		_ = dst[(cols-1)*ldd+rows-1]
 		blocks := cols / 8
 		for ; r0+8 <= rows; r0 += 8 {
-			transposeStripAVX(&dst[r0], rows, &src[r0*ld], ld, blocks)
-			transposeGo(dst, src, r0, r0+8, 8*blocks, cols, rows, ld)
+			transposeStripAVX(&dst[r0], ldd, &src[r0*ld], ld, blocks)
+			transposeGo(dst, ldd, src, r0, r0+8, 8*blocks, cols, ld)
 		}
 	}
-	transposeGo(dst, src, r0, rows, 0, cols, rows, ld)
+	transposeGo(dst, ldd, src, r0, rows, 0, cols, ld)
+	if ldd > rows {
+		for c := 0; c < cols; c++ {
+			clear(dst[c*ldd+rows : (c+1)*ldd])
+		}
+	}
 }
 
 // transposeGo is transpose's scalar loop over rows [r0, r1) and columns
 // [c0, c1).
-func transposeGo(dst, src []float32, r0, r1, c0, c1, rows, ld int) {
+func transposeGo(dst []float32, ldd int, src []float32, r0, r1, c0, c1, ld int) {
 	for r := r0; r < r1; r++ {
 		for c, x := range src[r*ld+c0 : r*ld+c1] {
-			dst[(c0+c)*rows+r] = x
+			dst[(c0+c)*ldd+r] = x
 		}
 	}
 }
 
-// softmaxBackwardRows replaces dp by P ⊙ (dp - Σ_j dp_j P_j), row by row.
+// softmaxBackwardRows replaces dp (rows ldp apart) by
+// P ⊙ (dp - Σ_j dp_j P_j), row by row, over the first cols columns.
 // Under a causal band only the visible columns of dp are read (the others
 // were never computed) and the rest of the row becomes 0.
-func softmaxBackwardRows(dp, p []float32, rows, cols int, bd band) {
+func softmaxBackwardRows(dp []float32, ldp int, p []float32, rows, cols int, bd band) {
 	for i := 0; i < rows; i++ {
 		n := cols
 		if bd.kind == bandCols {
 			n = max(0, min(cols, i+bd.off+1))
 		}
-		dr, pr := dp[i*cols:i*cols+n], p[i*cols:i*cols+n]
+		dr, pr := dp[i*ldp:i*ldp+n], p[i*cols:i*cols+n]
 		var dot float64
 		for j, pv := range pr {
 			dot += float64(dr[j]) * float64(pv)
@@ -276,6 +300,6 @@ func softmaxBackwardRows(dp, p []float32, rows, cols int, bd band) {
 		for j, pv := range pr {
 			dr[j] = pv * (dr[j] - fd)
 		}
-		clear(dp[i*cols+n : (i+1)*cols])
+		clear(dp[i*ldp+n : i*ldp+cols])
 	}
 }

@@ -205,7 +205,7 @@ func (g *Graph) Softmax(x *Tensor) *Tensor {
 		}
 		tmp := g.arena.get(n * v)
 		copy(tmp, y.Grad)
-		softmaxBackwardRows(tmp, y.Data, n, v, band{})
+		softmaxBackwardRows(tmp, v, y.Data, n, v, band{})
 		axpy(g.grad(x), tmp, 1)
 	})
 	return y
