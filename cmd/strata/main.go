@@ -22,6 +22,7 @@ var rootCmd = &cobra.Command{
 
 func main() {
 	err := rootCmd.ExecuteContext(signalContext())
+	stopCPUProfile()
 	if sig := interruptedBy(); sig != nil && err != nil {
 		// a command that stopped on the signal: its own message if it
 		// says what it saved, else what is left on disk

@@ -44,10 +44,11 @@ var interrupt struct {
 }
 
 func init() {
-	rootCmd.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
+	rootCmd.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		interrupt.Lock()
 		interrupt.running = cmd
 		interrupt.Unlock()
+		return startCPUProfile()
 	}
 }
 
@@ -72,6 +73,7 @@ func signalContext() context.Context {
 			if cmd != nil {
 				name = cmd.CommandPath()
 			}
+			stopCPUProfile()
 			fmt.Fprintf(os.Stderr, "%s: interrupted by %s; %s\n", name, signalName(s), keptLine())
 			os.Exit(signalStatus(s))
 		}
