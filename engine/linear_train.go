@@ -46,13 +46,26 @@ func (g *Graph) linearTrainPacked(x, w *Tensor, bias []float32, y *Tensor) {
 // dx in turn (dy's columns of the block read in place, out floats apart):
 // a block's panels stay in L2 as they would for a narrow layer, where one
 // panel of all the rows (8,000×16 floats, 512 KB) would stream from L3.
-func (g *Graph) gradXTrainPacked(dy []float32, n int, w *Tensor, dx []float32) {
+//
+// x is the layer's input: when it has no gradient buffer yet, the first
+// block writes a new one instead of adding to zeros (the same sums;
+// zeroing a buffer that the product then overwrites was 1% of a step).
+func (g *Graph) gradXTrainPacked(dy []float32, n int, w, x *Tensor) {
 	out, in := w.shape[0], w.shape[1]
 	traceGemm(GemmCall{false, false, n, in, out, out, in, in, true})
+	fresh := x.Grad == nil
+	var dx []float32
+	if fresh {
+		dx = g.arena.get(x.Size())
+		x.Grad, x.arenaGrad = dx, true
+	} else {
+		dx = g.grad(x)
+	}
 	for k0 := 0; k0 < out; k0 += packedMaxK {
 		k, wb, dyb := min(packedMaxK, out-k0), w.Data[k0*in:], dy[k0:]
+		add := k0 > 0 || !fresh
 		g.withTempPack(in, k, func(dst []float32, lo, hi int) { packColumnPanels(dst, wb, k, in, lo, hi) },
-			func(p *PackedF32) { g.packedAdd(f32Kernel, dyb, out, n, p, dx) })
+			func(p *PackedF32) { g.packedRun(f32Kernel, dyb, out, n, p, nil, dx, add) })
 	}
 }
 

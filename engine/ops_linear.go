@@ -41,7 +41,7 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 			return
 		}
 		if x.needGrad && trainPackedGradX() {
-			g.gradXTrainPacked(dy, n, w, g.grad(x))
+			g.gradXTrainPacked(dy, n, w, x)
 		} else if x.needGrad {
 			g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)
 		}
