@@ -162,9 +162,15 @@ func maskedSoftmaxFrom(s []float32, ls int, p []float32, tq, tk int, keyPad []bo
 			continue
 		}
 		sum, _ := expSums(row, mx, row)
-		mulSub(row[:tk], float32(1/sum), 0)
-		if &row[0] != &out[0] {
-			copy(out, row[:tk])
+		inv := float32(1 / sum)
+		if &row[0] == &out[0] {
+			mulSub(out, inv, 0)
+			continue
+		}
+		// a scaled copy in one pass: a copy after scaling in place cost as
+		// much as the softmax (p is cold memory)
+		for j, e := range row[:tk] {
+			out[j] = e * inv
 		}
 	}
 }
