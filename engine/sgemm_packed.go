@@ -153,13 +153,8 @@ func (g *Graph) packedProduct(kern f32TileKernel, a []float32, n int, p *PackedF
 	g.packedRun(kern, a, p.Cols, n, p, bias, y, false)
 }
 
-// packedAdd adds a·Wᵀ to y (n×p.Rows), as packedProduct computes it: a
-// gradient accumulating.
-func (g *Graph) packedAdd(kern f32TileKernel, a []float32, lda, n int, p *PackedF32, y []float32) {
-	g.packedRun(kern, a, lda, n, p, nil, y, true)
-}
-
-// packedRun is packedProduct, or packedAdd when add is set (bias unused);
+// packedRun is packedProduct, or with add set adds a·Wᵀ to y (a gradient
+// accumulating; bias unused);
 // a's rows are lda floats apart (lda >= p.Cols: a may be a column block of
 // a wider matrix).
 func (g *Graph) packedRun(kern f32TileKernel, a []float32, lda, n int, p *PackedF32, bias []float32, y []float32, add bool) {

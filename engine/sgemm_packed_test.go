@@ -85,7 +85,7 @@ func TestPackedKernels(t *testing.T) {
 // TestPackedTileCalls calls every kernel's tile function directly, on
 // 1-7 tiles, k from 1 to 13 and strides wider than the rows (1,024 among
 // them: the AVX-512 kernel's rows 4 KiB apart), with a bias and without
-// (adding to what out holds, as packedAdd uses it), against a float64
+// (adding to what out holds, as input gradients use it), against a float64
 // reference; what lies between the rows must stay untouched.
 func TestPackedTileCalls(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
