@@ -45,6 +45,9 @@ func lnDx4AVX2(dx, gd, h *float32, n int, m1, m2, rs float64)
 //go:noescape
 func lnBackRowAVX2(x, dy, h, accG, accB *float32, n int, m, rs float32)
 
+//go:noescape
+func normAffineAVX2(y, x, gain, bias *float32, n int, m, rs float32)
+
 // transposeStripAVX is in transpose_amd64.s.
 //
 //go:noescape

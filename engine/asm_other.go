@@ -36,6 +36,10 @@ func lnBackRowAVX2(x, dy, h, accG, accB *float32, n int, m, rs float32) {
 	panic("engine: lnBackRowAVX2 without amd64")
 }
 
+func normAffineAVX2(y, x, gain, bias *float32, n int, m, rs float32) {
+	panic("engine: normAffineAVX2 without amd64")
+}
+
 func transposeStripAVX(dst *float32, ldd int, src *float32, lds int, blocks int) {
 	panic("engine: transposeStripAVX without amd64")
 }

@@ -154,3 +154,35 @@ b8loop:
 b8done:
 	VZEROUPPER
 	RET
+
+// func normAffineAVX2(y, x, gain, bias *float32, n int, m, rs float32)
+//
+// y_j = ((x_j - m)·rs)·gain_j + bias_j, 8 lanes at a time, as separate
+// subtracts, multiplies and adds in the Go loop's order (no FMA): the
+// same bits as normAffineRow's loop. n is a multiple of 8.
+TEXT ·normAffineAVX2(SB), NOSPLIT, $0-48
+	MOVQ y+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ gain+16(FP), R8
+	MOVQ bias+24(FP), R9
+	MOVQ n+32(FP), CX
+	VBROADCASTSS m+40(FP), Y0
+	VBROADCASTSS rs+44(FP), Y1
+	XORQ AX, AX
+	TESTQ CX, CX
+	JLE nadone
+
+naloop:
+	VMOVUPS (SI)(AX*4), Y2
+	VSUBPS Y0, Y2, Y2
+	VMULPS Y1, Y2, Y2
+	VMULPS (R8)(AX*4), Y2, Y2
+	VADDPS (R9)(AX*4), Y2, Y2
+	VMOVUPS Y2, (DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT naloop
+
+nadone:
+	VZEROUPPER
+	RET

@@ -7,8 +7,8 @@ import (
 )
 
 // LayerNorm's row arithmetic in AVX2 equals the Go loops bit for bit:
-// rowStats and lnRowDx on rows with and without a tail past a multiple of
-// 4, and the whole op's outputs and gradients.
+// rowStats, lnRowDx and normAffineRow on rows with and without a tail past
+// a multiple of 4 (of 8), and the whole op's outputs and gradients.
 func TestNormRowsMatchGo(t *testing.T) {
 	if !normAsm {
 		t.Skip("no AVX2: LayerNorm runs the Go loops only")
@@ -21,13 +21,16 @@ func TestNormRowsMatchGo(t *testing.T) {
 			xs[i] = xs[i]*3 + 7 // a mean away from 0
 		}
 		var mean, rstd [2]float64
-		var dx [2][]float32
+		var dx, ys [2][]float32
 		for k, asm := range []bool{true, false} {
 			normAsm = asm
 			mean[k], rstd[k] = rowStats(xs)
 			dx[k] = append([]float32(nil), ds...) // dx accumulates onto something
 			lnRowDx(dx[k], ds, hs, gs, make([]float32, d), 0.37)
+			ys[k] = make([]float32, d)
+			normAffineRow(ys[k], xs, 7.1, 0.37, FromData(gs, d), FromData(hs, d))
 		}
+		sameBits(t, "normAffineRow", [][]float32{ys[0]}, [][]float32{ys[1]})
 		if math.Float64bits(mean[0]) != math.Float64bits(mean[1]) || math.Float64bits(rstd[0]) != math.Float64bits(rstd[1]) {
 			t.Fatalf("d=%d: rowStats asm (%v, %v), Go (%v, %v)", d, mean[0], rstd[0], mean[1], rstd[1])
 		}

@@ -61,7 +61,12 @@ func normAffineRow(ys, xs []float32, m, rs float32, gain, bias *Tensor) {
 	switch {
 	case gain != nil && bias != nil:
 		gs, bs := gain.Data[:len(ys)], bias.Data[:len(ys)]
-		for j := range ys {
+		j := 0
+		if normAsm && len(ys) >= 8 {
+			j = len(ys) &^ 7
+			normAffineAVX2(&ys[0], &xs[0], &gs[0], &bs[0], j, m, rs)
+		}
+		for ; j < len(ys); j++ {
 			ys[j] = (xs[j]-m)*rs*gs[j] + bs[j]
 		}
 	default:
