@@ -10,8 +10,9 @@ import "fmt"
 // operands, which cost as much as the arithmetic at this size (18 GFLOP/s,
 // a fraction of one core's peak), and a step makes tens of thousands of
 // them. No BLAS on this machine offers a batched strided product, so the
-// products are written here: register tiles of 6 rows × 16 columns (where
-// no causal band cuts the columns row by row) and of 2 rows × 32 (or 8)
+// products are written here: register tiles of 6 rows × 16 columns (6 × 32
+// on AVX-512, attngemm_avx512_amd64.s; where no causal band cuts the
+// columns row by row) and of 2 rows × 32 (or 8)
 // columns in AVX2/FMA assembly (attngemm_amd64.s) reading the operands in place
 // through row and column strides, so that transposed operands need no
 // copies either; a pure-Go loop does the same elsewhere and for the last
@@ -35,8 +36,12 @@ const (
 )
 
 // attnTiles: the assembly tiles are used (tests turn them off to check the
-// Go path).
-var attnTiles = haveAVX2FMA
+// Go path); attnTiles512: the 6-row tiles are 32 columns of AVX-512 where
+// the CPU has it (the same bits as two of the 16-column AVX2 tiles).
+var (
+	attnTiles    = haveAVX2FMA
+	attnTiles512 = haveAVX512F32
+)
 
 type band struct {
 	kind bandKind
@@ -55,14 +60,13 @@ func attnGemm(m, n, k int, alpha float32, a []float32, ars, acs int, b []float32
 	}
 	checkAttnGemm(m, n, k, a, ars, acs, b, ldb, c, ldc)
 	i := 0
-	if attnTiles && bd.kind != bandCols {
+	if attnTiles && n >= 16 {
 		// whole columns in 6-row tiles first; the pairs below then
 		// start where the tiles stopped
-		cols := n &^ 31
-		for ; i+6 <= m && cols > 0; i += 6 {
-			attnRows6(i, cols, k, alpha, a, ars, acs, b, ldb, c, ldc, acc, bd)
+		for ; i+6 <= m; i += 6 {
+			done := attnRows6(i, n&^15, k, alpha, a, ars, acs, b, ldb, c, ldc, acc, bd)
 			for r := i; r < i+6; r += 2 {
-				attnPair(r, cols, m, n, k, alpha, a, ars, acs, b, ldb, c, ldc, acc, bd)
+				attnPair(r, done, m, n, k, alpha, a, ars, acs, b, ldb, c, ldc, acc, bd)
 			}
 		}
 	}
@@ -72,13 +76,18 @@ func attnGemm(m, n, k int, alpha float32, a []float32, ars, acs int, b []float32
 }
 
 // attnRows6 is rows [i, i+6) of attnGemm over columns [0, cols) (a
-// multiple of 32: the columns the pairs would have taken in 2×32 tiles),
-// in 6×16 tiles. The inner range is the six rows' union: the terms it adds
-// for a row beyond its own band multiply zeros of A.
+// multiple of 16), in 6×32 tiles on AVX-512 and 6×16 tiles for the rest,
+// and returns the columns it did. The inner range is the six rows' union:
+// the terms it adds for a row beyond its own band multiply zeros of A.
+// Under a causal column band it stops at the whole 16-column tiles the
+// block's last row needs: the columns it computes past an earlier row's
+// band are ones that row may leave holding anything.
 func attnRows6(i, cols, k int, alpha float32, a []float32, ars, acs int, b []float32, ldb int,
-	c []float32, ldc int, acc bool, bd band) {
+	c []float32, ldc int, acc bool, bd band) int {
 	lo, hi := 0, k
 	switch bd.kind {
+	case bandCols:
+		cols = max(0, min(cols, (i+6+bd.off+15)&^15))
 	case bandInner:
 		hi = min(k, i+5+bd.off+1)
 	case bandInnerFrom:
@@ -91,11 +100,18 @@ func attnRows6(i, cols, k int, alpha float32, a []float32, ars, acs int, b []flo
 				clear(c[r*ldc : r*ldc+cols])
 			}
 		}
-		return
+		return cols
 	}
-	for j := 0; j < cols; j += 16 {
+	j := 0
+	if attnTiles512 {
+		for ; j+32 <= cols; j += 32 {
+			attnTile6x32AVX512(kk, &a[i*ars+lo*acs], ars, acs, &b[lo*ldb+j], ldb, &c[i*ldc+j], ldc, alpha, acc)
+		}
+	}
+	for ; j < cols; j += 16 {
 		attnTile6x16(kk, &a[i*ars+lo*acs], ars, acs, &b[lo*ldb+j], ldb, &c[i*ldc+j], ldc, alpha, acc)
 	}
+	return cols
 }
 
 // attnPair is rows i and i+1 (or i alone, the last of an odd count) of

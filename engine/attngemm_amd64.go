@@ -10,3 +10,8 @@ func attnTile2x8(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *f
 
 //go:noescape
 func attnTile6x16(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int, alpha float32, acc bool)
+
+// attnTile6x32AVX512 is in attngemm_avx512_amd64.s.
+//
+//go:noescape
+func attnTile6x32AVX512(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int, alpha float32, acc bool)

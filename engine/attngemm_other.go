@@ -13,3 +13,7 @@ func attnTile2x8(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *f
 func attnTile6x16(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int, alpha float32, acc bool) {
 	panic("engine: attnTile6x16 without amd64")
 }
+
+func attnTile6x32AVX512(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int, alpha float32, acc bool) {
+	panic("engine: attnTile6x32AVX512 without amd64")
+}

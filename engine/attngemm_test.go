@@ -12,9 +12,50 @@ import (
 // the mask makes zero or unused).
 func TestAttnGemmMatchesLoop(t *testing.T) {
 	defer func(h bool) { attnTiles = h }(attnTiles)
+	defer func(h bool) { attnTiles512 = h }(attnTiles512)
 	for _, asm := range []bool{attnTiles, false} {
 		attnTiles = asm
-		testAttnGemmShapes(t)
+		for _, wide := range []bool{attnTiles512, false} {
+			attnTiles512 = wide
+			testAttnGemmShapes(t)
+		}
+	}
+}
+
+// The AVX-512 6×32 tile gives the AVX2 tiles' bits on every shape, band
+// and transposition (the kernel a CPU has must not change a training).
+func TestAttnGemmTiles512SameBits(t *testing.T) {
+	if !attnTiles512 {
+		t.Skip("no AVX-512 here: attention's products run the AVX2 tiles")
+	}
+	defer func() { attnTiles512 = true }()
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, sh := range [][3]int{{6, 32, 32}, {13, 40, 29}, {32, 32, 32}, {29, 64, 24}, {45, 48, 32}, {7, 96, 5}} {
+		m, n, k := sh[0], sh[1], sh[2]
+		for _, trans := range []bool{false, true} {
+			for _, kind := range []bandKind{bandNone, bandCols, bandInner, bandInnerFrom} {
+				ars, acs := k, 1
+				if trans {
+					ars, acs = 1, m
+				}
+				a, b, c0 := randVec(r, m*k), randVec(r, k*n), randVec(r, m*n)
+				bd := band{kind, max(0, k-m)}
+				var out [2][]float32
+				for i, on := range []bool{true, false} {
+					attnTiles512 = on
+					out[i] = append([]float32(nil), c0...)
+					attnGemm(m, n, k, 0.3, a, ars, acs, b, n, out[i], n, true, bd)
+				}
+				for j := range out[0] {
+					if kind == bandCols && j%n > j/n+bd.off {
+						continue // a column the band leaves holding anything
+					}
+					if math.Float32bits(out[0][j]) != math.Float32bits(out[1][j]) {
+						t.Fatalf("%d×%d×%d trans %v band %v: C[%d] = %v with AVX-512, %v with AVX2", m, n, k, trans, bd, j, out[0][j], out[1][j])
+					}
+				}
+			}
+		}
 	}
 }
 
