@@ -19,14 +19,22 @@ func tileF32AVX512(a *float32, lda int, w *float32, k int, out *float32, ldo int
 
 var avx2F32Kernel = f32TileKernel{name: avx2F32KernelName, tile: func(a []float32, lda int, w []float32, k int,
 	out []float32, ldo int, bias []float32, tiles int) {
-	bp := checkTileArgs(a, lda, w, k, out, ldo, bias, tiles)
+	bp := checkTileArgs(a, lda, w, k, out, ldo, bias, tiles, 1)
 	tileF32AVX2(&a[0], lda, &w[0], k, &out[0], ldo, bp, tiles)
 }}
 
-var avx512F32Kernel = f32TileKernel{name: "avx512 (12x16 tile, packed weights)", tile: func(a []float32, lda int, w []float32, k int,
+// tileF32AVX512Wide is in sgemm_packed_wide_avx512_amd64.s.
+//
+//go:noescape
+func tileF32AVX512Wide(a *float32, lda int, w *float32, k int, out *float32, ldo int, bias *float32, tiles int)
+
+var avx512F32Kernel = f32TileKernel{name: "avx512 (12x32 and 12x16 tiles, packed weights)", tile: func(a []float32, lda int, w []float32, k int,
 	out []float32, ldo int, bias []float32, tiles int) {
-	bp := checkTileArgs(a, lda, w, k, out, ldo, bias, tiles)
+	bp := checkTileArgs(a, lda, w, k, out, ldo, bias, tiles, 1)
 	tileF32AVX512(&a[0], lda, &w[0], k, &out[0], ldo, bp, tiles)
+}, wide: func(a []float32, lda int, w []float32, k int, out []float32, ldo int, bias []float32, tiles int) {
+	bp := checkTileArgs(a, lda, w, k, out, ldo, bias, tiles, 2)
+	tileF32AVX512Wide(&a[0], lda, &w[0], k, &out[0], ldo, bp, tiles)
 }, gradW: &gradWAVX512}
 
 // gradW12AVX512 and gradW4AVX512 are in gradw_avx512_amd64.s.
@@ -50,20 +58,20 @@ var gradWAVX512 = gradWKernel{
 }
 
 // checkTileArgs checks that the slices of an assembly tile kernel's call
-// cover what it touches, and returns the bias pointer it takes (nil:
-// accumulate into out). The kernels read 6·tiles rows of k values and the
-// panel and write 6·tiles rows of 16 (the AVX-512 one takes them 12 at a
-// time, but never past the last tile); a bad call would corrupt memory,
-// not panic.
-func checkTileArgs(a []float32, lda int, w []float32, k int, out []float32, ldo int, bias []float32, tiles int) *float32 {
-	r := f32TileRows * tiles
+// over panels panels (1, or 2 for a wide kernel) cover what it touches, and
+// returns the bias pointer it takes (nil: accumulate into out). The kernels
+// read 6·tiles rows of k values and the panels and write 6·tiles rows of
+// 16·panels (the AVX-512 ones take them 12 at a time, but never past the
+// last tile); a bad call would corrupt memory, not panic.
+func checkTileArgs(a []float32, lda int, w []float32, k int, out []float32, ldo int, bias []float32, tiles, panels int) *float32 {
+	r, cols := f32TileRows*tiles, panels*f32PanelCols
 	_ = a[(r-1)*lda+k-1]
-	_ = w[k*f32PanelCols-1]
-	_ = out[(r-1)*ldo+f32PanelCols-1]
+	_ = w[k*cols-1]
+	_ = out[(r-1)*ldo+cols-1]
 	if bias == nil {
 		return nil
 	}
-	_ = bias[f32PanelCols-1]
+	_ = bias[cols-1]
 	return &bias[0]
 }
 

@@ -56,14 +56,61 @@ func TestPackedAVX512MatchesAVX2(t *testing.T) {
 		}
 	}
 	for _, s := range packedShapes {
-		x, w, b := randF32(rng, s.n*s.k), randF32(rng, s.out*s.k), randF32(rng, s.out)
-		p := PackF32(w, s.out, s.k)
-		g := NewInference()
-		y2, y5 := make([]float32, s.n*s.out), make([]float32, s.n*s.out)
-		g.packedProduct(avx2F32Kernel, x, s.n, p, b, y2)
-		g.packedProduct(avx512F32Kernel, x, s.n, p, b, y5)
-		if !slices.Equal(y2, y5) {
-			t.Fatalf("%dx%dx%d: the AVX-512 product differs from the AVX2 one", s.n, s.k, s.out)
+		// a's rows lda apart: k (a product), or wider (an input gradient
+		// reading a block of dY's columns)
+		for _, lda := range []int{s.k, s.k + 5} {
+			x, w, b := randF32(rng, s.n*lda), randF32(rng, s.out*s.k), randF32(rng, s.out)
+			p := PackF32(w, s.out, s.k)
+			prior := randF32(rng, s.n*s.out)
+			for _, mode := range []string{"bias", "no bias", "add"} {
+				g := NewInference()
+				y2, y5 := slices.Clone(prior), slices.Clone(prior)
+				bias := b
+				if mode != "bias" {
+					bias = nil
+				}
+				g.packedRun(avx2F32Kernel, x, lda, s.n, p, bias, y2, mode == "add")
+				g.packedRun(avx512F32Kernel, x, lda, s.n, p, bias, y5, mode == "add")
+				if !slices.Equal(y2, y5) {
+					t.Fatalf("%dx%dx%d lda %d %s: the AVX-512 product differs from the AVX2 one", s.n, s.k, s.out, lda, mode)
+				}
+			}
+		}
+	}
+}
+
+// The two-panel AVX-512 kernel gives the one-panel kernels' bits, called
+// directly on 1-7 tiles (its 12-row loop and its last 6 rows), with and
+// without a bias.
+func TestPackedWideMatchesAVX2(t *testing.T) {
+	if avx512F32Kernel.wide == nil || !haveAVX512F32 {
+		t.Skip("no AVX-512 on this CPU")
+	}
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, tiles := range []int{1, 2, 3, 4, 7} {
+		for _, k := range []int{1, 3, 5, 64, 129} {
+			for _, withBias := range []bool{false, true} {
+				const cols = 2 * f32PanelCols
+				r, lda, ldo := f32TileRows*tiles, k+3, cols+8
+				a, w := randF32(rng, r*lda), randF32(rng, 2*k*f32PanelCols)
+				var bias []float32
+				if withBias {
+					bias = randF32(rng, cols)
+				}
+				prior := randF32(rng, r*ldo)
+				want, got := slices.Clone(prior), slices.Clone(prior)
+				for h := 0; h < 2; h++ {
+					var bh []float32
+					if withBias {
+						bh = bias[h*f32PanelCols:]
+					}
+					avx2F32Kernel.tile(a, lda, w[h*k*f32PanelCols:], k, want[h*f32PanelCols:], ldo, bh, tiles)
+				}
+				avx512F32Kernel.wide(a, lda, w, k, got, ldo, bias, tiles)
+				if !slices.Equal(got, want) {
+					t.Fatalf("tiles=%d k=%d bias=%v: the two-panel kernel differs from the AVX2 one", tiles, k, withBias)
+				}
+			}
 		}
 	}
 }
