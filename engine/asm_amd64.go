@@ -68,3 +68,8 @@ func accMaskedAVX2(dst, src *float32, mask *uint32, words int, scale float32)
 //
 //go:noescape
 func adamAVX2(w, grad, m, v *float32, n int, k *[8]float32)
+
+// addRowsAVX2 is in colsum_amd64.s.
+//
+//go:noescape
+func addRowsAVX2(acc, src *float32, rows, ld, cols int)

@@ -57,3 +57,5 @@ func accMaskedAVX2(dst, src *float32, mask *uint32, words int, scale float32) {
 }
 
 func adamAVX2(w, grad, m, v *float32, n int, k *[8]float32) { panic("engine: adamAVX2 without amd64") }
+
+func addRowsAVX2(acc, src *float32, rows, ld, cols int) { panic("engine: addRowsAVX2 without amd64") }

@@ -53,8 +53,8 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 			g.gradW(dy, n, out, x.Data, in, g.grad(w))
 		}
 		if b != nil && b.needGrad {
-			g.sumColumns(g.grad(b), n, out, func(r int, acc []float32) {
-				axpy(acc, dy[r*out:(r+1)*out], 1)
+			g.sumColumnsRows(g.grad(b), n, out, func(lo, hi int, acc []float32) {
+				addRows(acc, dy[lo*out:], hi-lo, out)
 			})
 		}
 	})

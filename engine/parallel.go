@@ -47,22 +47,53 @@ func (g *Graph) parallel(n, rowWork int, fn func(chunk, lo, hi int)) {
 // sumColumns adds the column sums of the n×d matrix src (rows [lo,hi) at a
 // time, in parallel chunks) into dst, with a fixed summation order.
 func (g *Graph) sumColumns(dst []float32, n, d int, rowFn func(row int, acc []float32)) {
-	c := g.chunks(n, d)
-	if c == 1 {
-		for r := 0; r < n; r++ {
-			rowFn(r, dst)
-		}
-		return
-	}
-	partial := g.arena.zeros(c * d)
-	g.parallel(n, d, func(ch, lo, hi int) {
-		acc := partial[ch*d : (ch+1)*d]
+	g.sumColumnsRows(dst, n, d, func(lo, hi int, acc []float32) {
 		for r := lo; r < hi; r++ {
 			rowFn(r, acc)
 		}
 	})
+}
+
+// sumColumnsRows is sumColumns with rowsFn adding rows [lo, hi) to acc in
+// order at once (addRows: a strip of columns held in registers over all
+// the rows, where a call per row reloaded it).
+func (g *Graph) sumColumnsRows(dst []float32, n, d int, rowsFn func(lo, hi int, acc []float32)) {
+	c := g.chunks(n, d)
+	if c == 1 {
+		rowsFn(0, n, dst)
+		return
+	}
+	partial := g.arena.zeros(c * d)
+	g.parallel(n, d, func(ch, lo, hi int) {
+		rowsFn(lo, hi, partial[ch*d:(ch+1)*d])
+	})
 	for ch := 0; ch < c; ch++ {
 		axpy(dst, partial[ch*d:(ch+1)*d], 1)
+	}
+}
+
+// addRows adds rows [0, rows) of src (ld floats apart) to acc[:len(acc)]
+// in row order: per column the additions axpy(acc, row, 1) would make one
+// row at a time (1·x is x), so the same bits; columns in strips of 32 and
+// 8 held in AVX2 registers across the rows where the CPU has it.
+func addRows(acc, src []float32, rows, ld int) {
+	d := len(acc)
+	if rows == 0 || d == 0 {
+		return
+	}
+	_ = src[(rows-1)*ld+d-1]
+	j := 0
+	if haveAVX2FMA && d >= 8 {
+		j = d &^ 7
+		addRowsAVX2(&acc[0], &src[0], rows, ld, j)
+	}
+	if j < d {
+		for r := 0; r < rows; r++ {
+			row := src[r*ld : r*ld+d]
+			for c := j; c < d; c++ {
+				acc[c] += row[c]
+			}
+		}
 	}
 }
 
