@@ -55,6 +55,23 @@ type band struct {
 func attnGemm(m, n, k int, alpha float32, a []float32, ars, acs int, b []float32, ldb int,
 	c []float32, ldc int, acc bool, bd band) {
 	traceGemm(GemmCall{acs != 1, false, m, n, k, max(ars, acs), ldb, ldc, false})
+	attnProduct(m, n, k, alpha, a, ars, acs, b, ldb, c, ldc, acc, bd)
+}
+
+// attnGemmPadded is attnGemm for a product of n columns computed over np
+// >= n (attention's scores in rows padded to 8: the extra columns come
+// from B's zero padding and are never read). It is traced as the n-column
+// product the model makes, which the step's FLOP count and the floor
+// replay count.
+func attnGemmPadded(m, n, np, k int, alpha float32, a []float32, ars, acs int, b []float32, ldb int,
+	c []float32, ldc int, acc bool, bd band) {
+	traceGemm(GemmCall{acs != 1, false, m, n, k, max(ars, acs), ldb, ldc, false})
+	attnProduct(m, np, k, alpha, a, ars, acs, b, ldb, c, ldc, acc, bd)
+}
+
+// attnProduct is attnGemm's product, untraced.
+func attnProduct(m, n, k int, alpha float32, a []float32, ars, acs int, b []float32, ldb int,
+	c []float32, ldc int, acc bool, bd band) {
 	if m == 0 || n == 0 {
 		return
 	}

@@ -68,7 +68,7 @@ func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, prob
 			qo, ko, vo := bi*tq*ldq+q.Col+head*dh, bi*tk*ldk+k.Col+head*dh, bi*tk*ldv+v.Col+head*dh
 			p := probs.Data[job*tq*tk : (job+1)*tq*tk]
 			transpose(kt, ls, k.T.Data[ko:], tk, dh, ldk) // S = scale·Q·Kᵀ
-			attnGemm(tq, ls, dh, scale, q.T.Data[qo:], ldq, 1, kt, ls, sc, ls, false, ib.cols)
+			attnGemmPadded(tq, tk, ls, dh, scale, q.T.Data[qo:], ldq, 1, kt, ls, sc, ls, false, ib.cols)
 			maskedSoftmaxFrom(sc, ls, p, tq, tk, o.KeyPad, bi, o.Causal)
 			use := p
 			if pDrop > 0 {
@@ -215,7 +215,7 @@ func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ct
 			// dP̃ = dC·Vᵀ, then back through dropout and the softmax:
 			// dS = P ⊙ (dP - rowsum(dP ⊙ P))
 			transpose(vt, ls, v.T.Data[vo:], tk, dh, ldv)
-			attnGemm(tq, ls, dh, 1, ctx.Grad[co:], d, 1, vt, ls, dp, ls, false, ib.cols)
+			attnGemmPadded(tq, tk, ls, dh, 1, ctx.Grad[co:], d, 1, vt, ls, dp, ls, false, ib.cols)
 			if dropped != nil {
 				for i := 0; i < tq; i++ {
 					row := dp[i*ls : i*ls+tk]
