@@ -20,3 +20,6 @@ func biasReluAVX2(x, bias *float32, n int)
 
 //go:noescape
 func reluGradAVX2(dy, y *float32, n int)
+
+//go:noescape
+func scaleToAVX2(dst, src *float32, n int, a float32)

@@ -138,3 +138,24 @@ rgloop:
 
 	VZEROUPPER
 	RET
+
+// func scaleToAVX2(dst, src *float32, n int, a float32)
+// dst[j] = src[j]·a for j < n (n a positive multiple of 8), one rounded
+// product each, as the Go loop computes it.
+TEXT ·scaleToAVX2(SB), NOSPLIT, $0-28
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	VBROADCASTSS a+24(FP), Y14
+
+scaletoloop:
+	VMULPS (SI), Y14, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ scaletoloop
+
+	VZEROUPPER
+	RET

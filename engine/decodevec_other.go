@@ -15,3 +15,5 @@ func mulSubAVX2(x *float32, n int, mul, sub float32) { panic("engine: mulSubAVX2
 func biasReluAVX2(x, bias *float32, n int) { panic("engine: biasReluAVX2 without amd64") }
 
 func reluGradAVX2(dy, y *float32, n int) { panic("engine: reluGradAVX2 without amd64") }
+
+func scaleToAVX2(dst, src *float32, n int, a float32) { panic("engine: scaleToAVX2 without amd64") }

@@ -169,9 +169,7 @@ func maskedSoftmaxFrom(s []float32, ls int, p []float32, tq, tk int, keyPad []bo
 		}
 		// a scaled copy in one pass: a copy after scaling in place cost as
 		// much as the softmax (p is cold memory)
-		for j, e := range row[:tk] {
-			out[j] = e * inv
-		}
+		scaleTo(out, row, inv)
 	}
 }
 

@@ -117,6 +117,26 @@ func TestMulSubMatchesLoop(t *testing.T) {
 	}
 }
 
+// scaleTo is one rounded product per element, into a shorter destination
+// (the kernel's 8-lane blocks and the Go tail).
+func TestScaleToMatchesLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for trial := 0; trial < 100; trial++ {
+		src := make([]float32, 1+r.IntN(40))
+		for i := range src {
+			src[i] = float32(r.NormFloat64() * 10)
+		}
+		dst := make([]float32, 1+r.IntN(len(src)))
+		a := float32(r.Float64())
+		scaleTo(dst, src, a)
+		for i := range dst {
+			if want := src[i] * a; math.Float32bits(dst[i]) != math.Float32bits(want) {
+				t.Fatalf("element %d of %d is %v, want %v", i, len(dst), dst[i], want)
+			}
+		}
+	}
+}
+
 // biasReluOn and reluGradOn must give LinearReLU's training bits on both
 // paths: ReLU(x + b) by the sign bit, and dy kept exactly where the ReLU
 // output is not +0 (zeros, negative zeros and NaNs among the inputs).

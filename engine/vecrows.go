@@ -42,6 +42,20 @@ func subScalarOn(xs []float32, c float32, vec bool) {
 	}
 }
 
+// scaleTo sets dst[j] = src[j]·a for j < len(dst), one rounded product
+// each (attention's probabilities from the exponentials).
+func scaleTo(dst, src []float32, a float32) {
+	src = src[:len(dst)]
+	n := 0
+	if haveAVX2FMA && len(dst) >= 8 {
+		n = len(dst) &^ 7
+		scaleToAVX2(&dst[0], &src[0], n, a)
+	}
+	for j := n; j < len(dst); j++ {
+		dst[j] = src[j] * a
+	}
+}
+
 // mulSub sets every element x of xs to x·mul - sub, rounding the product
 // and the difference each (the label-smoothed loss's gradient row).
 func mulSub(xs []float32, mul, sub float32) { mulSubOn(xs, mul, sub, haveAVX2FMA) }
