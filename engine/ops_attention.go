@@ -156,7 +156,7 @@ func maskedSoftmaxFrom(s []float32, ls int, p []float32, tq, tk int, keyPad []bo
 				row[j] = inf
 			}
 		}
-		mx := rowMax(row[:tk])
+		mx := rowMax(row) // the padding is -Inf: whole vectors, the same max
 		if mx == inf {
 			clear(out)
 			continue
