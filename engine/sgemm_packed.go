@@ -146,7 +146,8 @@ func (g *Graph) linearPacked(kern f32TileKernel, x, w, b, y *Tensor) {
 // next block starts: the block's rows stay in the L2 cache while the panels
 // stream past (the panel-major order read all of a once per panel, which
 // made a 4096-row training product run at half the core's peak). The
-// (block, panel) pairs are split over the graph's threads; each output is
+// (block, panel) pairs (block, pair of panels where the kernel has a
+// two-panel loop) are split over the graph's threads; each output is
 // computed by the same kernel call whatever the thread count or the block
 // size, so results depend on neither.
 func (g *Graph) packedProduct(kern f32TileKernel, a []float32, n int, p *PackedF32, bias []float32, y []float32) {
