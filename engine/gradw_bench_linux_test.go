@@ -40,14 +40,30 @@ func benchGradW(b *testing.B, n, out, in int) {
 	openblas := func() { blas.Sgemm(true, false, out, in, n, 1, dy, out, x, in, 1, dw, in) }
 	kernel()
 	openblas()
-	var tk, tb, tp time.Duration
-	var peakFlops float64
 	rounds := max(1, int(2*float64(n)*float64(out)*float64(in)/384)) // about the kernel's work
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		first, second, t1, t2 := kernel, openblas, &tk, &tb
+	tk, tb, tp, peakFlops := sideBySide(b.N, kernel, openblas, rounds)
+	total := 2 * float64(n) * float64(out) * float64(in) * float64(b.N) / 1e9
+	gk, gb := total/tk.Seconds(), total/tb.Seconds()
+	b.ReportMetric(gk, "kernel-GFLOP/cpu-s")
+	b.ReportMetric(gb, "blas-GFLOP/cpu-s")
+	b.ReportMetric(gk/gb, "kernel/blas")
+	if peakFlops > 0 {
+		gp := peakFlops / 1e9 / tp.Seconds()
+		b.ReportMetric(gp, "peak-GFLOP/cpu-s")
+		b.ReportMetric(gk/gp, "kernel/peak")
+	}
+}
+
+// sideBySide runs kernel and ref n times each, the order alternating, in
+// the locked thread's CPU time, and after each pair FMAPeak(rounds) (the
+// ceiling, measured under the same load); it returns the three times and
+// the peak's flops.
+func sideBySide(n int, kernel, ref func(), rounds int) (tk, tr, tp time.Duration, peakFlops float64) {
+	for i := 0; i < n; i++ {
+		first, second, t1, t2 := kernel, ref, &tk, &tr
 		if i%2 == 1 {
-			first, second, t1, t2 = openblas, kernel, &tb, &tk
+			first, second, t1, t2 = ref, kernel, &tr, &tk
 		}
 		c0 := threadCPU()
 		first()
@@ -59,14 +75,5 @@ func benchGradW(b *testing.B, n, out, in int) {
 		*t2 += c2 - c1
 		tp += threadCPU() - c2
 	}
-	total := 2 * float64(n) * float64(out) * float64(in) * float64(b.N) / 1e9
-	gk, gb := total/tk.Seconds(), total/tb.Seconds()
-	b.ReportMetric(gk, "kernel-GFLOP/cpu-s")
-	b.ReportMetric(gb, "blas-GFLOP/cpu-s")
-	b.ReportMetric(gk/gb, "kernel/blas")
-	if peakFlops > 0 {
-		gp := peakFlops / 1e9 / tp.Seconds()
-		b.ReportMetric(gp, "peak-GFLOP/cpu-s")
-		b.ReportMetric(gk/gp, "kernel/peak")
-	}
+	return tk, tr, tp, peakFlops
 }

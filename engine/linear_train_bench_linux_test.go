@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
-	"time"
 )
 
 // BenchmarkTrainProducts compares training's forward products and input
@@ -44,25 +43,9 @@ func benchTrainProduct(b *testing.B, n, k, out int) {
 	kernel, one := run(f32Kernel), run(narrow)
 	kernel()
 	one()
-	var tk, to, tp time.Duration
-	var peakFlops float64
 	rounds := max(1, int(2*float64(n)*float64(out)*float64(k)/384))
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		first, second, t1, t2 := kernel, one, &tk, &to
-		if i%2 == 1 {
-			first, second, t1, t2 = one, kernel, &to, &tk
-		}
-		c0 := threadCPU()
-		first()
-		c1 := threadCPU()
-		second()
-		c2 := threadCPU()
-		peakFlops += FMAPeak(rounds)
-		*t1 += c1 - c0
-		*t2 += c2 - c1
-		tp += threadCPU() - c2
-	}
+	tk, to, tp, peakFlops := sideBySide(b.N, kernel, one, rounds)
 	total := 2 * float64(n) * float64(out) * float64(k) * float64(b.N) / 1e9
 	gk, gone := total/tk.Seconds(), total/to.Seconds()
 	b.ReportMetric(gk, "kernel-GFLOP/cpu-s")
