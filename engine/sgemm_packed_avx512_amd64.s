@@ -1,5 +1,6 @@
 #include "textflag.h"
 #include "zero_amd64.h"
+#include "packedrows_amd64.h"
 
 // float32 tile kernel for AVX-512 over packed weight panels (see
 // sgemm_packed.go for the layout), with the interface of tileF32AVX2: tiles
@@ -72,19 +73,6 @@
 	VADDPS (DI), z, z \
 	VMOVUPS z, (DI) \
 	ADDQ R8, DI
-
-// The row pointers SI, R9 (and R10, R11 for 12 rows) from R12.
-#define ROWS6 \
-	MOVQ R12, SI \
-	LEAQ (SI)(DX*2), R9 \
-	ADDQ DX, R9
-
-#define ROWS12 \
-	ROWS6 \
-	LEAQ (R9)(DX*2), R10 \
-	ADDQ DX, R10 \
-	LEAQ (R10)(DX*2), R11 \
-	ADDQ DX, R11
 
 // func tileF32AVX512(a *float32, lda int, w *float32, k int, out *float32, ldo int, bias *float32, tiles int)
 //

@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "packedrows_amd64.h"
 
 // The AVX-512 packed kernel over two adjacent panels at once (32 outputs),
 // for the products where whole pairs of panels exist (sgemm_packed.go,
@@ -46,18 +47,6 @@
 	VMOVUPS hi, 64(DI) \
 	ADDQ R8, DI
 
-#define ROWSW6 \
-	MOVQ R12, SI \
-	LEAQ (SI)(DX*2), R9 \
-	ADDQ DX, R9
-
-#define ROWSW12 \
-	ROWSW6 \
-	LEAQ (R9)(DX*2), R10 \
-	ADDQ DX, R10 \
-	LEAQ (R10)(DX*2), R11 \
-	ADDQ DX, R11
-
 #define CLEAR(z) VPXORD z, z, z
 
 // func tileF32AVX512Wide(a *float32, lda int, w *float32, k int, out *float32, ldo int, bias *float32, tiles int)
@@ -79,7 +68,7 @@ TEXT ·tileF32AVX512Wide(SB), NOSPLIT, $0-64
 pair:
 	CMPQ AX, $2
 	JLT  single
-	ROWSW12
+	ROWS12
 	MOVQ w+16(FP), BX
 	CLEAR(Z0)
 	CLEAR(Z1)
@@ -171,7 +160,7 @@ pairnext:
 single:
 	TESTQ AX, AX
 	JZ    end
-	ROWSW6
+	ROWS6
 	MOVQ  w+16(FP), BX
 	CLEAR(Z0)
 	CLEAR(Z1)
