@@ -49,10 +49,7 @@ func OffTarget(hyps []string, tgt string, det Identifier) (map[string]int, float
 	counts := map[string]int{}
 	off := 0
 	for _, h := range hyps {
-		lang := ""
-		if p := det.Predict(h, 1, 0); len(p) > 0 {
-			lang = p[0].Lang()
-		}
+		lang := identify(h, det)
 		counts[lang]++
 		if lang != want {
 			off++
@@ -62,6 +59,24 @@ func OffTarget(hyps []string, tgt string, det Identifier) (map[string]int, float
 		return counts, 0
 	}
 	return counts, float64(off) / float64(len(hyps))
+}
+
+// OffTargetFlags marks each hypothesis that OffTarget counts as off-target.
+func OffTargetFlags(hyps []string, tgt string, det Identifier) []bool {
+	want := lidLabel(tgt)
+	flags := make([]bool, len(hyps))
+	for i, h := range hyps {
+		flags[i] = identify(h, det) != want
+	}
+	return flags
+}
+
+// identify is the top-1 language of a line, "" when none is predicted.
+func identify(line string, det Identifier) string {
+	if p := det.Predict(line, 1, 0); len(p) > 0 {
+		return p[0].Lang()
+	}
+	return ""
 }
 
 // Averages returns the unweighted means over supervised rows, zero-shot

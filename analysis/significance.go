@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 
 	"github.com/strata-nmt/strata/internal/textio"
@@ -62,6 +63,26 @@ type Significance struct {
 	Tests      []DirectionTest   `json:"directions"`
 	ZeroShot   SignificanceCount `json:"zero_shot"`
 	Supervised SignificanceCount `json:"supervised"`
+	// ZeroShotAverage and SupervisedAverage test the difference of the
+	// averages over each kind of direction (nil where there is none).
+	ZeroShotAverage   *AverageTest `json:"zero_shot_average,omitempty"`
+	SupervisedAverage *AverageTest `json:"supervised_average,omitempty"`
+}
+
+// AverageTest is the averaged paired bootstrap (metrics.AveragePairedBootstrap)
+// over the directions of one kind: the difference of the mean BLEU and,
+// when a language identifier was given, of the mean off-target rate, each
+// with its 95% interval.
+type AverageTest struct {
+	Directions int                `json:"directions"`
+	Baseline   float64            `json:"baseline_bleu"`
+	System     float64            `json:"system_bleu"`
+	Diff       metrics.Difference `json:"bleu_difference"`
+	// HasOffTarget: the off-target fields are set.
+	HasOffTarget      bool               `json:"has_off_target"`
+	BaselineOffTarget float64            `json:"baseline_off_target"`
+	SystemOffTarget   float64            `json:"system_off_target"`
+	OffTargetDiff     metrics.Difference `json:"off_target_difference"`
 }
 
 // HypDirOf is where eval-matrix kept the hypotheses of a matrix.json.
@@ -70,10 +91,12 @@ func HypDirOf(matrixJSON string) string { return filepath.Join(filepath.Dir(matr
 // CompareMatrices runs sacreBLEU's paired bootstrap (metrics.PairedBootstrap,
 // BLEU with the study's tokenizer per target) for every direction of sys
 // against the same direction of base, on the hypotheses eval-matrix kept in
-// sysHyp and baseHyp. Both must have evaluated the same directions on the
-// same references.
+// sysHyp and baseHyp, and the averaged one over the zero-shot and over the
+// supervised directions. Both must have evaluated the same directions on
+// the same references. With det (the identifier eval-matrix used), the
+// averages' off-target rates are tested too.
 func CompareMatrices(sysName string, sys *MatrixResult, sysHyp, baseName string, base *MatrixResult, baseHyp string,
-	opt metrics.BootstrapOptions) (*Significance, error) {
+	opt metrics.BootstrapOptions, det Identifier) (*Significance, error) {
 	baseRows := map[string]DirectionResult{}
 	for _, d := range base.Directions {
 		baseRows[d.Part+"/"+d.String()] = d
@@ -83,12 +106,18 @@ func CompareMatrices(sysName string, sys *MatrixResult, sysHyp, baseName string,
 			sysName, len(sys.Directions), baseName, len(baseRows))
 	}
 	out := &Significance{System: sysName, Baseline: baseName}
+	strata := map[string][]metrics.PairedStratum{}
 	for _, d := range sys.Directions {
 		b, ok := baseRows[d.Part+"/"+d.String()]
 		if !ok {
 			return nil, fmt.Errorf("baseline %s has no direction %s %s", baseName, d.Part, d.Direction)
 		}
-		t, sig, err := testDirection(sys, d, sysHyp, base, b, baseHyp, opt)
+		st, err := pairedStratum(sys, d, sysHyp, base, b, baseHyp, det)
+		if err != nil {
+			return nil, fmt.Errorf("%s vs %s, %s: %w", sysName, baseName, d.Direction, err)
+		}
+		strata[d.Kind] = append(strata[d.Kind], st)
+		t, sig, err := testDirection(d, st, opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s vs %s, %s: %w", sysName, baseName, d.Direction, err)
 		}
@@ -107,26 +136,81 @@ func CompareMatrices(sysName string, sys *MatrixResult, sysHyp, baseName string,
 			c.Worse++
 		}
 	}
+	var err error
+	if out.ZeroShotAverage, err = averageTest(strata[ZeroShot], opt); err != nil {
+		return nil, fmt.Errorf("%s vs %s, zero-shot average: %w", sysName, baseName, err)
+	}
+	if out.SupervisedAverage, err = averageTest(strata[Supervised], opt); err != nil {
+		return nil, fmt.Errorf("%s vs %s, supervised average: %w", sysName, baseName, err)
+	}
 	return out, nil
 }
 
-func testDirection(sys *MatrixResult, d DirectionResult, sysHyp string, base *MatrixResult, b DirectionResult, baseHyp string,
-	opt metrics.BootstrapOptions) (DirectionTest, metrics.PairedResult, error) {
+// pairedStratum reads one direction's references and both systems'
+// hypotheses, with their off-target flags when det is given; the flags
+// must reproduce the off-target rates in the matrices.
+func pairedStratum(sys *MatrixResult, d DirectionResult, sysHyp string, base *MatrixResult, b DirectionResult, baseHyp string,
+	det Identifier) (metrics.PairedStratum, error) {
 	refs, hs, hb, err := pairedInputs(sys, d, sysHyp, base, b, baseHyp)
 	if err != nil {
-		return DirectionTest{}, metrics.PairedResult{}, err
+		return metrics.PairedStratum{}, err
 	}
 	bleu, err := metrics.NewBLEU(metrics.BLEUOptions{Tokenize: BLEUTokenizer(d.Tgt)})
 	if err != nil {
-		return DirectionTest{}, metrics.PairedResult{}, err
+		return metrics.PairedStratum{}, err
 	}
-	r, err := metrics.PairedBootstrap(bleu, hb, hs, [][]string{refs}, opt)
+	st := metrics.PairedStratum{Metric: bleu, Baseline: hb, System: hs, Refs: [][]string{refs}}
+	if det == nil {
+		return st, nil
+	}
+	st.BaselineFlag, st.SystemFlag = OffTargetFlags(hb, d.Tgt, det), OffTargetFlags(hs, d.Tgt, det)
+	if err := sameRate(st.SystemFlag, d.OffTarget); err != nil {
+		return st, err
+	}
+	return st, sameRate(st.BaselineFlag, b.OffTarget)
+}
+
+// sameRate checks recomputed off-target flags against a matrix's rate: a
+// different identifier would test numbers the tables do not show.
+func sameRate(flags []bool, want float64) error {
+	c := 0
+	for _, f := range flags {
+		if f {
+			c++
+		}
+	}
+	if got := float64(c) / float64(len(flags)); math.Abs(got-want) > 1e-9 {
+		return fmt.Errorf("the language identifier gives an off-target rate of %.4f, eval-matrix recorded %.4f: "+
+			"give the identifier it used (matrix.json's \"detector\")", got, want)
+	}
+	return nil
+}
+
+func testDirection(d DirectionResult, st metrics.PairedStratum, opt metrics.BootstrapOptions) (DirectionTest, metrics.PairedResult, error) {
+	r, err := metrics.PairedBootstrap(st.Metric, st.Baseline, st.System, st.Refs, opt)
 	if err != nil {
 		return DirectionTest{}, metrics.PairedResult{}, err
 	}
 	t := DirectionTest{Direction: d.Direction, Kind: d.Kind, Part: d.Part, Baseline: r.Baseline.Score, System: r.System.Score,
 		CI: r.System.CI, PValue: r.PValue}
 	return t, r, nil
+}
+
+// averageTest runs the averaged paired bootstrap over strata (nil when
+// there are none).
+func averageTest(strata []metrics.PairedStratum, opt metrics.BootstrapOptions) (*AverageTest, error) {
+	if len(strata) == 0 {
+		return nil, nil
+	}
+	r, err := metrics.AveragePairedBootstrap(strata, opt)
+	if err != nil {
+		return nil, err
+	}
+	a := &AverageTest{Directions: len(strata), Baseline: r.Baseline.Score, System: r.System.Score, Diff: r.Diff, HasOffTarget: r.HasRate}
+	if r.HasRate {
+		a.BaselineOffTarget, a.SystemOffTarget, a.OffTargetDiff = r.BaselineRate.Score, r.SystemRate.Score, r.RateDiff
+	}
+	return a, nil
 }
 
 // pairedInputs reads the references and both systems' hypotheses of one

@@ -12,6 +12,14 @@ func SignificanceMarkdown(w io.Writer, sigs []*Significance) error {
 	for _, s := range sigs {
 		bw.printf("\n### %s against %s: paired bootstrap per direction\n\n", s.System, s.Baseline)
 		bw.printf("%s (`%s`).\n\n", s.countSentence(), s.Signature)
+		for _, a := range []struct {
+			kind string
+			t    *AverageTest
+		}{{ZeroShot, s.ZeroShotAverage}, {Supervised, s.SupervisedAverage}} {
+			if a.t != nil {
+				bw.printf("%s\n\n", a.t.sentence(a.kind))
+			}
+		}
 		bw.printf("| direction | kind | %s BLEU | %s BLEU (95%% CI) | Δ | p | at p < %.2f |\n|---|---|---:|---:|---:|---:|---|\n",
 			s.Baseline, s.System, SignificanceLevel)
 		for _, t := range s.Tests {
@@ -34,4 +42,19 @@ func (s *Significance) countSentence() string {
 func (s *Significance) summaryCell() string {
 	z := s.ZeroShot
 	return fmt.Sprintf("%d↑ %d↓ %d= of %d", z.Better, z.Worse, z.Directions-z.Better-z.Worse, z.Directions)
+}
+
+// sentence states an averaged test: the mean BLEU of both systems, their
+// difference with its 95% interval and p-value, and the same for the
+// off-target rate (in percentage points) when it was tested.
+func (a *AverageTest) sentence(kind string) string {
+	d := a.Diff
+	out := fmt.Sprintf("Average over the %d %s directions (paired bootstrap resampling every direction's lines within it): "+
+		"BLEU %.2f → %.2f, Δ %+.2f (95%% CI %+.2f to %+.2f, p = %.4f)", a.Directions, kind, a.Baseline, a.System, d.Value, d.Lower, d.Upper, d.PValue)
+	if a.HasOffTarget {
+		o := a.OffTargetDiff
+		out += fmt.Sprintf("; off-target %.2f%% → %.2f%%, Δ %+.2f points (95%% CI %+.2f to %+.2f, p = %.4f)",
+			100*a.BaselineOffTarget, 100*a.SystemOffTarget, 100*o.Value, 100*o.Lower, 100*o.Upper, o.PValue)
+	}
+	return out + "."
 }

@@ -2,10 +2,12 @@ package analysis
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/strata-nmt/strata/langid"
 	"github.com/strata-nmt/strata/metrics"
 )
 
@@ -50,9 +52,13 @@ func TestCompareMatricesCountsSignificantDirections(t *testing.T) {
 	hg, hb := HypDirOf(filepath.Join(dir, "good", MatrixJSON)), HypDirOf(filepath.Join(dir, "bad", MatrixJSON))
 	opt := metrics.BootstrapOptions{Samples: 200}
 
-	s, err := CompareMatrices("Post", good, hg, "Pre", bad, hb, opt)
+	s, err := CompareMatrices("Post", good, hg, "Pre", bad, hb, opt, lexDetector{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	checkAverages(t, s, good, bad)
+	if _, err := CompareMatrices("Post", good, hg, "Pre", bad, hb, opt, constDetector("de")); err == nil || !strings.Contains(err.Error(), "eval-matrix recorded") {
+		t.Errorf("an identifier other than eval-matrix's: error %v", err)
 	}
 	if s.ZeroShot != (SignificanceCount{Directions: 6, Better: 6}) || s.Supervised != (SignificanceCount{Directions: 6}) {
 		t.Errorf("counts: zero-shot %+v supervised %+v; want 6 better of 6, supervised identical (0 of 6)", s.ZeroShot, s.Supervised)
@@ -64,11 +70,11 @@ func TestCompareMatricesCountsSignificantDirections(t *testing.T) {
 				good.Directions[i].BLEU, bad.Directions[i].BLEU)
 		}
 	}
-	rev, err := CompareMatrices("Pre", bad, hb, "Post", good, hg, opt)
+	rev, err := CompareMatrices("Pre", bad, hb, "Post", good, hg, opt, nil)
 	if err != nil || rev.ZeroShot != (SignificanceCount{Directions: 6, Worse: 6}) {
 		t.Errorf("reversed: %v %+v; want 6 worse of 6", err, rev)
 	}
-	self, err := CompareMatrices("Post", good, hg, "Post2", good, hg, opt)
+	self, err := CompareMatrices("Post", good, hg, "Post2", good, hg, opt, nil)
 	if err != nil || self.ZeroShot.Better+self.ZeroShot.Worse != 0 {
 		t.Errorf("a system against itself: %v %+v; want nothing significant", err, self)
 	}
@@ -78,7 +84,9 @@ func TestCompareMatricesCountsSignificantDirections(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"| Pre: 6↑ 0↓ 0= of 6 |", "| Pre |", " – |", "Zero-shot: Post significantly better than Pre (p < 0.05) in 6 of 6 directions",
-		"| de-fr | zero-shot |", "| better |", "nrefs:1|bs:200|seed:12345"} {
+		"| de-fr | zero-shot |", "| better |", "nrefs:1|bs:200|seed:12345",
+		"Average over the 6 zero-shot directions (paired bootstrap resampling every direction's lines within it): BLEU ",
+		"off-target 100.00% → 81.67%, Δ -18.33 points (95% CI ", "Average over the 6 supervised directions"} {
 		if !strings.Contains(sb.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, sb.String())
 		}
@@ -87,8 +95,38 @@ func TestCompareMatricesCountsSignificantDirections(t *testing.T) {
 	// Evaluations of different lines cannot be compared.
 	short, _ := ReadTestSet(filepath.Join(dir, "test"), testLangs, 40)
 	fewer := evalTo(t, &oracle{ts: short}, short, filepath.Join(dir, "short"))
-	if _, err := CompareMatrices("Short", fewer, HypDirOf(filepath.Join(dir, "short", MatrixJSON)), "Pre", bad, hb, opt); err == nil ||
+	if _, err := CompareMatrices("Short", fewer, HypDirOf(filepath.Join(dir, "short", MatrixJSON)), "Pre", bad, hb, opt, nil); err == nil ||
 		!strings.Contains(err.Error(), "40 lines") {
 		t.Errorf("different line counts: error %v", err)
 	}
+}
+
+// checkAverages: the averaged tests of a perfect system (good) against
+// one that copies its input in zero-shot directions (bad).
+func checkAverages(t *testing.T, s *Significance, good, bad *MatrixResult) {
+	t.Helper()
+	z, v := s.ZeroShotAverage, s.SupervisedAverage
+	if z == nil || v == nil || z.Directions != 6 || v.Directions != 6 {
+		t.Fatalf("averages %+v %+v; want 6 directions each", z, v)
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if !near(z.System, good.ZeroShot.BLEU) || !near(z.Baseline, bad.ZeroShot.BLEU) || !(z.Diff.Lower > 0) || z.Diff.Lower > z.Diff.Value {
+		t.Errorf("zero-shot average %+v; matrices %v / %v", z, good.ZeroShot.BLEU, bad.ZeroShot.BLEU)
+	}
+	o := z.OffTargetDiff
+	if !z.HasOffTarget || !near(z.BaselineOffTarget, bad.ZeroShot.OffTarget) || !near(z.SystemOffTarget, good.ZeroShot.OffTarget) ||
+		!near(o.Value, good.ZeroShot.OffTarget-bad.ZeroShot.OffTarget) || !(o.Lower < o.Value && o.Value < o.Upper && o.Upper < 0) {
+		t.Errorf("zero-shot off-target %+v; matrices %v / %v", z, good.ZeroShot.OffTarget, bad.ZeroShot.OffTarget)
+	}
+	if v.Diff.Value != 0 || v.Diff.Lower != 0 || v.Diff.Upper != 0 {
+		t.Errorf("supervised directions are identical, the average differs: %+v", v.Diff)
+	}
+}
+
+// constDetector identifies every line as one language.
+type constDetector string
+
+func (c constDetector) Name() string { return "constant " + string(c) }
+func (c constDetector) Predict(string, int, float32) []langid.Prediction {
+	return []langid.Prediction{{Label: "__label__" + string(c), Prob: 1}}
 }

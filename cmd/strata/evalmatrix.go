@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-nmt/strata/analysis"
 	"github.com/strata-nmt/strata/decode"
+	"github.com/strata-nmt/strata/langid"
 	"github.com/strata-nmt/strata/metrics"
 )
 
@@ -199,7 +200,7 @@ func fileExists(p string) bool {
 }
 
 func evalMatrixTableCmd() *cobra.Command {
-	var baseline, reported string
+	var baseline, reported, lidModel string
 	var samples int
 	cmd := &cobra.Command{
 		Use:   "table NAME=MATRIX.json ... [--baseline NAME] [--reported FILE]",
@@ -209,7 +210,10 @@ rows. With --baseline NAME, every other system is tested against NAME in
 every direction with sacreBLEU's paired bootstrap on BLEU (the hypotheses
 eval-matrix kept next to each matrix.json), and the table counts the
 zero-shot directions where the difference is significant (p < 0.05) and
-which way; the per-direction tests follow the table. With --reported FILE,
+which way; the per-direction tests follow the table, with the difference
+of the zero-shot and supervised averages and its 95% interval (every
+direction's lines resampled within it). With --lid-model (the identifier
+eval-matrix used), the averages' off-target rates are tested too. With --reported FILE,
 published scores (e.g. the paper's column for the setting reproduced) are
 printed beside each system's own.`,
 		Args: cobra.MinimumNArgs(1),
@@ -219,7 +223,15 @@ printed beside each system's own.`,
 				return err
 			}
 			if baseline != "" {
-				if err := addSignificance(rows, paths, baseline, samples); err != nil {
+				var det analysis.Identifier
+				if lidModel != "" {
+					m, err := langid.Load(lidModel)
+					if err != nil {
+						return err
+					}
+					det = m
+				}
+				if err := addSignificance(rows, paths, baseline, samples, det); err != nil {
 					return err
 				}
 			}
@@ -235,6 +247,7 @@ printed beside each system's own.`,
 	cmd.Flags().StringVar(&baseline, "baseline", "", "system NAME to test every other system against (paired bootstrap per direction)")
 	cmd.Flags().StringVar(&reported, "reported", "", "published scores to print beside each system's (a file of lines NAME ZERO-SHOT-BLEU OFF-TARGET-% SUPERVISED-BLEU, - for none; NAME \"pivot\" for the pivot rows)")
 	cmd.Flags().IntVar(&samples, "bootstrap-samples", metrics.DefaultBootstrapSamples, "paired bootstrap resamples")
+	cmd.Flags().StringVar(&lidModel, "lid-model", "", "with --baseline: the fastText language-ID model eval-matrix used, to test the difference of the off-target rates too")
 	return cmd
 }
 
@@ -257,7 +270,7 @@ func readSummaryRows(args []string) ([]analysis.SummaryRow, []string, error) {
 }
 
 // addSignificance tests every row against the baseline row.
-func addSignificance(rows []analysis.SummaryRow, paths []string, baseline string, samples int) error {
+func addSignificance(rows []analysis.SummaryRow, paths []string, baseline string, samples int, det analysis.Identifier) error {
 	bi := -1
 	for i, r := range rows {
 		if r.Name == baseline {
@@ -272,7 +285,7 @@ func addSignificance(rows []analysis.SummaryRow, paths []string, baseline string
 			continue
 		}
 		s, err := analysis.CompareMatrices(rows[i].Name, rows[i].Result, analysis.HypDirOf(paths[i]),
-			baseline, rows[bi].Result, analysis.HypDirOf(paths[bi]), metrics.BootstrapOptions{Samples: samples})
+			baseline, rows[bi].Result, analysis.HypDirOf(paths[bi]), metrics.BootstrapOptions{Samples: samples}, det)
 		if err != nil {
 			return err
 		}

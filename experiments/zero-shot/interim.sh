@@ -117,7 +117,7 @@ interim_summary() {
 		for name in $(twins); do
 			twin=pre-${name#*-}
 			echo
-			"$STRATA" eval-matrix table --reported "$PAPER" --baseline "$(label "$twin")" --bootstrap-samples "$BOOTSTRAP_SAMPLES" \
+			"$STRATA" eval-matrix table --reported "$PAPER" --baseline "$(label "$twin")" --bootstrap-samples "$BOOTSTRAP_SAMPLES" --lid-model "$LID" \
 				"$(label "$twin")=${at[$twin]}/$t-lines$INTERIM_LINES/matrix.json" \
 				"$(label "$name")=${at[$name]}/$t-lines$INTERIM_LINES/matrix.json"
 		done
