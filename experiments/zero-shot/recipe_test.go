@@ -134,7 +134,8 @@ func TestSmokeRecipeRunsEveryStageAndResumes(t *testing.T) {
 		t.Error("pre-senc pivoted; only #4 pivots")
 	}
 	sig, _ := os.ReadFile(filepath.Join(work, "summary/significance-l10n.md"))
-	for _, want := range []string{"post-senc against pre-senc", "post-tenc-nores against pre-tenc-nores", "swap-senc against pre-senc"} {
+	for _, want := range []string{"post-senc against pre-senc", "post-tenc-nores against pre-tenc-nores", "swap-senc against pre-senc",
+		"Average over the 6 zero-shot directions", "; off-target "} {
 		if !strings.Contains(string(sig), want) {
 			t.Errorf("significance-l10n.md lacks %q", want)
 		}
@@ -160,6 +161,43 @@ func TestSmokeRecipeRunsEveryStageAndResumes(t *testing.T) {
 		}
 	}
 	checkInterim(t, root, bin, work, shared)
+	checkRestore(t, root, bin, work, shared, systems)
+}
+
+// checkRestore runs the recipe in a fresh WORK with the first one's
+// RESULTS, as on a new machine whose runs/ was lost: every finished
+// system comes back from the archive, nothing is trained or translated
+// again, and the summaries are the same.
+func checkRestore(t *testing.T, root, bin, work, shared string, systems []string) {
+	t.Helper()
+	results := filepath.Join(work, "results")
+	for _, s := range systems {
+		for _, f := range []string{".archived", "run/.done", "run/metrics.jsonl", "eval/l10n/hyp/it-nl.txt", "eval/flores/matrix.json"} {
+			if !exists(results, s+"/"+f) {
+				t.Errorf("results of %s lack %s", s, f)
+			}
+		}
+	}
+	if !exists(results, "post-tenc/llr/llr.json") {
+		t.Error("the archive of post-tenc lacks its LLR probes")
+	}
+	fresh := filepath.Join(filepath.Dir(work), "fresh")
+	out := recipe(t, root, bin, fresh, shared, "RESULTS="+results)
+	for _, stage := range []string{"] train ", "] eval-matrix ", "] llr "} {
+		if strings.Contains(out, stage) {
+			t.Errorf("a fresh WORK repeated a finished stage (%q):\n%s", stage, out)
+		}
+	}
+	if !strings.Contains(out, "restored post-senc's results") {
+		t.Errorf("nothing restored:\n%s", out)
+	}
+	for _, f := range []string{"summary/table-l10n.md", "summary/significance-tatoeba.md", "summary/table-flores.md"} {
+		a, _ := os.ReadFile(filepath.Join(work, f))
+		b, err := os.ReadFile(filepath.Join(fresh, f))
+		if err != nil || len(a) == 0 || string(a) != string(b) {
+			t.Errorf("%s differs after the restore (%v):\n%s\n---\n%s", f, err, a, b)
+		}
+	}
 }
 
 // checkInterim runs `run.sh interim`: with every system trained it has

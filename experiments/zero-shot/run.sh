@@ -60,6 +60,7 @@
 #   experiments/zero-shot/run.sh status          # state of every system
 #   experiments/zero-shot/run.sh interim         # evaluate the best checkpoints so far
 #                                                # of the systems in training (interim.sh)
+#   experiments/zero-shot/run.sh summary         # the summary tables of what is evaluated so far
 #   SMOKE=1 experiments/zero-shot/run.sh         # end to end in a few minutes
 #
 # Settings (environment), defaults:
@@ -76,6 +77,13 @@
 #   STOP_AFTER=data|rows1-4|rows5-8 (stop after that stage)
 #   SHARED=../shared (the shared data and models)  STRATA= (a built binary)
 #   PAPER=experiments/zero-shot/paper-iwslt.tsv (the paper's scores beside ours; from the repository root)
+#   RESULTS=experiments/zero-shot/results (finished systems' results, kept in git and
+#     restored into WORK on a fresh machine: results.sh; SMOKE=1: WORK/results)
+# The whole script is one brace group, read to the end before it runs:
+# bash reads a script as it goes, so editing run.sh during a piece of
+# training would otherwise make the running copy continue with whatever
+# bytes now sit at its old offset.
+{
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -151,6 +159,9 @@ eval_matrix() {
 }
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
+if [ "$SMOKE" = 1 ]; then RESULTS=${RESULTS:-$WORK/results}; else RESULTS=${RESULTS:-experiments/zero-shot/results}; fi
+# shellcheck source=experiments/zero-shot/results.sh
+. experiments/zero-shot/results.sh
 LANGCSV=$(echo $LANGS | tr ' ' ,)
 
 # --- the systems, in the issue's order -------------------------------------
@@ -223,6 +234,11 @@ if [ "${1:-}" = interim ]; then
 	# shellcheck source=experiments/zero-shot/interim.sh
 	. experiments/zero-shot/interim.sh
 	interim
+	exit 0
+fi
+restore
+if [ "${1:-}" = summary ]; then
+	summarize
 	exit 0
 fi
 
@@ -410,10 +426,12 @@ llr pre-senc Pre
 llr post-senc Post
 llr pre-tenc PreTENC
 llr post-tenc PostTENC
+archive_all
 [ "${STOP_AFTER:-}" = rows1-4 ] && { log "stopping after rows #1-#4 (STOP_AFTER)"; exit 0; }
 
 train_group "${ROWS5_8[@]}"
 evaluate "${ROWS5_8[@]}"
+archive_all
 [ "${STOP_AFTER:-}" = rows5-8 ] && { log "stopping after rows #5-#8 (STOP_AFTER)"; exit 0; }
 
 # Table 4: LayerNorm without gain and bias for the best row of each norm.
@@ -431,36 +449,12 @@ done
 train_group "${T4[@]}" "${SWAP[@]}"
 evaluate "${T4[@]}" "${SWAP[@]}"
 
+archive_all
+
 # --- summaries ------------------------------------------------------------
+summarize
 S=$WORK/summary
-mkdir -p "$S"
-ALL=("${ROWS1_4[@]}" "${ROWS5_8[@]}" "${T4[@]}" "${SWAP[@]}")
-for t in l10n tatoeba flores; do
-	args=()
-	for s in "${ALL[@]}"; do
-		name=${s%% *}
-		[ -s "$WORK/eval/$name/$t/matrix.json" ] && args+=("$name=$WORK/eval/$name/$t/matrix.json")
-	done
-	[ "${#args[@]}" -gt 0 ] || continue
-	"$STRATA" eval-matrix table --reported "$PAPER" "${args[@]}" >"$S/table-$t.md"
-	# every PostNorm (and Swap-PreNorm) system against its PreNorm twin
-	: >"$S/significance-$t.md"
-	for s in "${ALL[@]}"; do
-		name=${s%% *}
-		case $name in post-* | swap-*) twin=pre-${name#*-} ;; *) continue ;; esac
-		[ -s "$WORK/eval/$name/$t/matrix.json" ] && [ -s "$WORK/eval/$twin/$t/matrix.json" ] || continue
-		"$STRATA" eval-matrix table --baseline "$twin" --bootstrap-samples "$BOOTSTRAP_SAMPLES" \
-			"$twin=$WORK/eval/$twin/$t/matrix.json" "$name=$WORK/eval/$name/$t/matrix.json" >>"$S/significance-$t.md"
-	done
-	log "summary ($t): $S/table-$t.md, $S/significance-$t.md"
-done
-for pair in "Pre=pre-senc Post=post-senc llr-senc" "Pre=pre-tenc Post=post-tenc llr-tenc"; do
-	# shellcheck disable=SC2086
-	set -- $pair
-	a=$WORK/llr/${1#*=}/llr.json b=$WORK/llr/${2#*=}/llr.json
-	[ -s "$a" ] && [ -s "$b" ] || continue
-	"$STRATA" analyze llr-plot --output "$S/$3" "${1%%=*}=$a" "${2%%=*}=$b" >/dev/null
-done
-status >"$S/state.md"
 log "done; tables in $S, per-direction tables in $WORK/eval/NAME/{l10n,tatoeba,flores}/matrix.md"
 cat "$S/state.md" >&2
+exit
+}

@@ -1,0 +1,118 @@
+# Sourced by run.sh: a finished system's results outlive the machine.
+#
+# A system costs 8-13 hours of training here, spread over several
+# sessions, and WORK (runs/, ignored by git like every checkpoint) has
+# been lost with a machine before. Once a system is trained and evaluated,
+# `archive` copies what the summaries are made of into RESULTS (tracked by
+# git, about 1 MB per system once compressed): the reason training
+# stopped, a thinned metrics.jsonl (every valid record, every 100th train
+# record) and the train log, the eval-matrix outputs with their kept
+# hypotheses (the paired bootstrap needs them), and the LLR probes.
+# `restore` puts them back into a WORK that lacks them, so on a fresh
+# machine the same command neither trains nor evaluates a finished system
+# again, and the summaries, the significance tests and Table 4's choice of
+# rows come out as before. The checkpoints themselves are not kept (15-46
+# MB each); re-evaluating a restored system means training it again.
+
+# archived NAME: NAME's results are complete in RESULTS.
+archived() { [ -e "$RESULTS/$1/.archived" ]; }
+
+# archive NAME: copies a trained and fully evaluated system into RESULTS
+# (once; nothing when it is not finished yet).
+archive() {
+	local name=$1 run=$WORK/runs/$1 dst=$RESULTS/$1 t
+	archived "$name" && return 0
+	[ -e "$run/.done" ] || return 0
+	for t in l10n tatoeba flores; do [ -s "$WORK/eval/$name/$t/matrix.json" ] || return 0; done
+	rm -rf "$dst"
+	mkdir -p "$dst/run" "$dst/eval"
+	cp "$run/.done" "$run/run.json" "$run/train.log" "$dst/run/"
+	awk '!/"type":"train"/ || /"update":[0-9]*00[,}]/' "$run/metrics.jsonl" >"$dst/run/metrics.jsonl"
+	for t in l10n tatoeba flores; do cp -R "$WORK/eval/$name/$t" "$dst/eval/$t"; done
+	[ -s "$WORK/llr/$name/llr.json" ] && cp -R "$WORK/llr/$name" "$dst/llr"
+	date -u +%FT%TZ >"$dst/.archived"
+	log "archived $name's results in $dst (add them to git)"
+}
+
+# archive_all archives every selected system that is finished (called
+# after each stage's evaluation and LLR probes).
+archive_all() {
+	local s
+	for s in "${ROWS1_4[@]}" "${ROWS5_8[@]}" "${SWAP[@]}"; do
+		selected "${s%% *}" && archive "${s%% *}"
+	done
+	for s in "$WORK"/runs/*-simple; do
+		[ -d "$s" ] && selected "$(basename "$s")" && archive "$(basename "$s")"
+	done
+	return 0
+}
+
+# restore: puts every archived system's results back where WORK lacks
+# them.
+restore() {
+	local dst name t
+	for dst in "$RESULTS"/*/; do
+		name=$(basename "$dst")
+		archived "$name" || continue
+		local run=$WORK/runs/$name did=""
+		if [ ! -e "$run/.done" ]; then
+			mkdir -p "$run"
+			cp "$dst/run/.done" "$dst/run/run.json" "$dst/run/train.log" "$dst/run/metrics.jsonl" "$run/"
+			did=1
+		fi
+		for t in l10n tatoeba flores; do
+			[ -s "$WORK/eval/$name/$t/matrix.json" ] && continue
+			mkdir -p "$WORK/eval/$name"
+			rm -rf "$WORK/eval/$name/$t"
+			cp -R "$dst/eval/$t" "$WORK/eval/$name/$t"
+			did=1
+		done
+		if [ -d "$dst/llr" ] && [ ! -s "$WORK/llr/$name/llr.json" ]; then
+			mkdir -p "$WORK/llr"
+			rm -rf "$WORK/llr/$name"
+			cp -R "$dst/llr" "$WORK/llr/$name"
+			did=1
+		fi
+		[ -n "$did" ] && log "restored $name's results from $dst (trained and evaluated; no checkpoint)"
+	done
+	return 0
+}
+
+# summarize writes WORK/summary/: the tables of every evaluated system
+# beside the paper's, every PostNorm (and Swap-PreNorm) system against its
+# PreNorm twin by paired bootstrap, the LLR figures, and the state table.
+# It runs at the end of the recipe and on its own (`run.sh summary`) with
+# whatever is evaluated so far.
+summarize() {
+	local S=$WORK/summary t s name twin
+	mkdir -p "$S"
+	local -a all=()
+	for s in "${ROWS1_4[@]}" "${ROWS5_8[@]}"; do all+=("${s%% *}"); done
+	for s in "$WORK"/eval/*-simple; do [ -d "$s" ] && all+=("$(basename "$s")"); done
+	for s in "${SWAP[@]}"; do all+=("${s%% *}"); done
+	for t in l10n tatoeba flores; do
+		local -a args=()
+		for name in "${all[@]}"; do
+			[ -s "$WORK/eval/$name/$t/matrix.json" ] && args+=("$name=$WORK/eval/$name/$t/matrix.json")
+		done
+		[ "${#args[@]}" -gt 0 ] || continue
+		"$STRATA" eval-matrix table --reported "$PAPER" "${args[@]}" >"$S/table-$t.md"
+		: >"$S/significance-$t.md"
+		for name in "${all[@]}"; do
+			case $name in post-* | swap-*) twin=pre-${name#*-} ;; *) continue ;; esac
+			[ -s "$WORK/eval/$name/$t/matrix.json" ] && [ -s "$WORK/eval/$twin/$t/matrix.json" ] || continue
+			"$STRATA" eval-matrix table --baseline "$twin" --bootstrap-samples "$BOOTSTRAP_SAMPLES" --lid-model "$LID" \
+				"$twin=$WORK/eval/$twin/$t/matrix.json" "$name=$WORK/eval/$name/$t/matrix.json" >>"$S/significance-$t.md"
+		done
+		log "summary ($t): $S/table-$t.md, $S/significance-$t.md"
+	done
+	local pair a b
+	for pair in "Pre=pre-senc Post=post-senc llr-senc" "Pre=pre-tenc Post=post-tenc llr-tenc"; do
+		# shellcheck disable=SC2086
+		set -- $pair
+		a=$WORK/llr/${1#*=}/llr.json b=$WORK/llr/${2#*=}/llr.json
+		[ -s "$a" ] && [ -s "$b" ] || continue
+		"$STRATA" analyze llr-plot --output "$S/$3" "${1%%=*}=$a" "${2%%=*}=$b" >/dev/null
+	done
+	status >"$S/state.md"
+}
