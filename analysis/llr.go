@@ -74,6 +74,13 @@ type LLRDirection struct {
 	DecTokens int     `json:"decoder_tokens"`
 	Source    []Ratio `json:"source_accuracy"` // per layer L1..L(E+D)
 	Target    []Ratio `json:"target_accuracy"`
+	// SentenceTokens (encoder, decoder) and SentenceCorrect (per probe:
+	// 2l source, 2l+1 target language of layer l) count each sentence's
+	// tokens and right answers, in the order of the test lines: what a
+	// bootstrap over sentences resamples (CompareLLR). Absent in files
+	// written before they were recorded.
+	SentenceTokens  [][2]int `json:"sentence_tokens,omitempty"`
+	SentenceCorrect [][]int  `json:"sentence_correct,omitempty"`
 }
 
 // LLRSplitResult is the mean over a split's directions (directions
@@ -254,6 +261,10 @@ func evalProbes(g *engine.Graph, sys *decode.Bundle, p *Probes, ex []llrExample,
 	for _, e := range ex {
 		sents[e.dir]++
 	}
+	exTokens, exCorrect := make([][2]int, len(ex)), make([][]int, len(ex))
+	for i := range exCorrect {
+		exCorrect[i] = make([]int, p.Len())
+	}
 	// Examples come grouped by direction and batches never mix
 	// directions, so each batch's counts go to one direction.
 	for lo := 0; lo < len(ex); {
@@ -269,8 +280,23 @@ func evalProbes(g *engine.Graph, sys *decode.Bundle, p *Probes, ex []llrExample,
 		di := ex[lo].dir
 		encTok[di] += len(ls.encRows)
 		decTok[di] += len(ls.decRows)
-		for i, c := range p.Correct(ls.probeInputs(ex)) {
-			correct[di][i] += c
+		for _, i := range ls.encEx {
+			exTokens[i][0]++
+		}
+		for _, i := range ls.decEx {
+			exTokens[i][1]++
+		}
+		for pi, rows := range p.CorrectRows(ls.probeInputs(ex)) {
+			exOf := ls.encEx
+			if pi >= 2*ne {
+				exOf = ls.decEx
+			}
+			for r, ok := range rows {
+				if ok {
+					correct[di][pi]++
+					exCorrect[exOf[r]][pi]++
+				}
+			}
 		}
 		g.Reset()
 		lo = hi
@@ -279,6 +305,13 @@ func evalProbes(g *engine.Graph, sys *decode.Bundle, p *Probes, ex []llrExample,
 	layers := p.Len() / 2
 	for k, d := range sp.Directions {
 		dr := LLRDirection{Direction: d, Sentences: sents[k], EncTokens: encTok[k], DecTokens: decTok[k]}
+		// batches run sorted by length: put each sentence back at its line
+		dr.SentenceTokens, dr.SentenceCorrect = make([][2]int, sents[k]), make([][]int, sents[k])
+		for i, e := range ex {
+			if e.dir == k {
+				dr.SentenceTokens[e.line], dr.SentenceCorrect[e.line] = exTokens[i], exCorrect[i]
+			}
+		}
 		for l := 0; l < layers; l++ {
 			n := encTok[k]
 			if l >= ne {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/strata-nmt/strata/metrics"
 	"github.com/strata-nmt/strata/plot"
 )
 
@@ -126,8 +127,34 @@ func LLRMarkdown(w io.Writer, systems []NamedLLR) error {
 			}
 			bw.printf("\n")
 		}
+		if len(systems) == 2 {
+			llrDiffMarkdown(bw, systems[0], systems[1], sp.Name, names)
+		}
 	}
 	return bw.err
+}
+
+// llrDiffMarkdown writes the second system's accuracy minus the first's
+// per layer with its 95% interval (CompareLLR), or says why there is none.
+func llrDiffMarkdown(bw *errWriter, base, sys NamedLLR, split string, names []string) {
+	c, err := CompareLLR(base.Result, sys.Result, split, metrics.BootstrapOptions{})
+	if err != nil {
+		bw.printf("\n(No intervals for %s − %s: %v.)\n", sys.Name, base.Name, err)
+		return
+	}
+	bw.printf("\n%s − %s on %s directions, percentage points (95%% interval: %d resamples of each direction's sentences, seed %d):\n\n",
+		sys.Name, base.Name, split, c.Samples, c.Seed)
+	bw.printf("| layer | Δ Src (95%% CI) | Δ Tgt (95%% CI) |\n|---|---:|---:|\n")
+	for l, n := range names {
+		bw.printf("| %s | %s | %s |\n", n, fmtDiff(c.Layers[l].Source), fmtDiff(c.Layers[l].Target))
+	}
+}
+
+func fmtDiff(d metrics.Difference) string {
+	if math.IsNaN(d.Value) {
+		return "–"
+	}
+	return fmt.Sprintf("%+.1f (%+.1f to %+.1f)", 100*d.Value, 100*d.Lower, 100*d.Upper)
 }
 
 func fmtPct(r Ratio) string {

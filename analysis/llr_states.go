@@ -21,6 +21,7 @@ type llrExample struct {
 	srcLang  int32   // index in Vocab.Languages()
 	tgtLang  int32
 	dir      int // index of the direction in its split
+	line     int // the test line it translates
 	srcTagAt int // position of a language tag in src, -1 if none
 }
 
@@ -56,7 +57,7 @@ func collectExamples(ctx context.Context, sys *decode.Bundle, gen Generator, set
 				src := trimPad(b.Src[r*b.S : (r+1)*b.S])
 				dec := append(append([]int32(nil), b.Prefix...), h...)
 				out = append(out, llrExample{src: src, dec: dec, prefix: len(b.Prefix),
-					srcLang: int32(sl), tgtLang: int32(tl), dir: di, srcTagAt: tagAt})
+					srcLang: int32(sl), tgtLang: int32(tl), dir: di, line: b.Index[r], srcTagAt: tagAt})
 			}
 		}
 		if log != nil {

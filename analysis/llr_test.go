@@ -116,6 +116,7 @@ func testLLR(t *testing.T, scheme string) {
 			if d.DecTokens != n {
 				t.Errorf("%s %s: %d decoder tokens, the model generated %d", sp.Name, d.Direction, d.DecTokens, n)
 			}
+			checkSentenceCounts(t, sp.Name, d, test.Lines[d.Src], func(l string) int { return len(enc.Encode(nil, l)) + 1 }, res.EncoderLayers)
 			for l, a := range append(append([]Ratio{}, d.Source...), d.Target...) {
 				if v := float64(a); !math.IsNaN(v) && (v < 0 || v > 1) {
 					t.Errorf("%s %s layer %d: accuracy %v", sp.Name, d.Direction, l, v)
@@ -158,6 +159,11 @@ func testLLR(t *testing.T, scheme string) {
 		}
 	}
 	var sb strings.Builder
+	LLRMarkdown(&sb, []NamedLLR{{"Pre", res}, {"Post", back}})
+	if !strings.Contains(sb.String(), "Post − Pre") || !strings.Contains(sb.String(), "| L1 | +0.0 (+0.0 to +0.0) | +0.0 (+0.0 to +0.0) |") {
+		t.Errorf("markdown of two systems lacks their difference:\n%s", sb.String())
+	}
+	sb.Reset()
 	LLRMarkdown(&sb, []NamedLLR{{"Post", back}})
 	if !strings.Contains(sb.String(), "| L4 | 50.0 | 50.0 |") || !strings.Contains(sb.String(), "Post-Tgt") ||
 		!strings.Contains(sb.String(), "source en, target en") {
@@ -182,5 +188,40 @@ func TestMajorityBaselineWeighsDirectionsAsTheAccuracies(t *testing.T) {
 	// by tokens en has 35 of 40.
 	if sp.TargetMajority[1] != Ratio(2.0/3) || sp.TargetMajorityTokens[1] != Ratio(35.0/40) || sp.TargetMajorityLang != "en" {
 		t.Errorf("decoder target baseline %v / %v (%s); want 2/3 / 35/40 (en)", sp.TargetMajority[1], sp.TargetMajorityTokens[1], sp.TargetMajorityLang)
+	}
+}
+
+// checkSentenceCounts: the per-sentence counts add up to the direction's
+// tokens and accuracies, and sentence i is test line i (batches run
+// sorted by length).
+func checkSentenceCounts(t *testing.T, split string, d LLRDirection, lines []string, encTokens func(string) int, ne int) {
+	t.Helper()
+	if len(d.SentenceTokens) != d.Sentences || len(d.SentenceCorrect) != d.Sentences {
+		t.Fatalf("%s %s: %d / %d per-sentence counts for %d sentences", split, d.Direction, len(d.SentenceTokens), len(d.SentenceCorrect), d.Sentences)
+	}
+	var tok [2]int
+	correct := make([]int, 2*len(d.Source))
+	for i, st := range d.SentenceTokens {
+		if st[0] != encTokens(lines[i]) {
+			t.Errorf("%s %s sentence %d: %d encoder tokens, line %d has %d", split, d.Direction, i, st[0], i, encTokens(lines[i]))
+		}
+		tok[0], tok[1] = tok[0]+st[0], tok[1]+st[1]
+		for p, c := range d.SentenceCorrect[i] {
+			correct[p] += c
+		}
+	}
+	if tok != [2]int{d.EncTokens, d.DecTokens} {
+		t.Errorf("%s %s: sentences hold %v tokens, the direction %d / %d", split, d.Direction, tok, d.EncTokens, d.DecTokens)
+	}
+	for l := range d.Source {
+		n := tok[0]
+		if l >= ne {
+			n = tok[1]
+		}
+		if n > 0 && (math.Abs(float64(correct[2*l])/float64(n)-float64(d.Source[l])) > 1e-6 ||
+			math.Abs(float64(correct[2*l+1])/float64(n)-float64(d.Target[l])) > 1e-6) {
+			t.Errorf("%s %s layer %d: per-sentence counts give %d and %d of %d, accuracies %v %v", split, d.Direction, l,
+				correct[2*l], correct[2*l+1], n, d.Source[l], d.Target[l])
+		}
 	}
 }

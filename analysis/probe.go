@@ -94,17 +94,30 @@ func (p *Probes) Step(in []ProbeInput) []float64 {
 // Correct returns, for each probe, how many of its rows it classifies
 // right (arg-max of the logits).
 func (p *Probes) Correct(in []ProbeInput) []int {
-	p.check(in)
 	out := make([]int, p.n)
+	for i, rows := range p.CorrectRows(in) {
+		for _, ok := range rows {
+			if ok {
+				out[i]++
+			}
+		}
+	}
+	return out
+}
+
+// CorrectRows says, for each probe and each of its rows, whether the probe
+// classifies the row right (what per-sentence counts are made of).
+func (p *Probes) CorrectRows(in []ProbeInput) [][]bool {
+	p.check(in)
+	out := make([][]bool, p.n)
 	for i := range in {
+		out[i] = make([]bool, len(in[i].Rows))
 		if len(in[i].Rows) == 0 {
 			continue
 		}
 		z := p.logits(p.ig, i, in[i])
 		for r, want := range in[i].Labels {
-			if argmax(z.Data[r*p.classes:(r+1)*p.classes]) == int(want) {
-				out[i]++
-			}
+			out[i][r] = argmax(z.Data[r*p.classes:(r+1)*p.classes]) == int(want)
 		}
 		p.ig.Reset()
 	}
