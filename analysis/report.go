@@ -73,6 +73,10 @@ func (r *MatrixResult) WriteMarkdown(w io.Writer) error {
 	}
 	bw.printf("\n| average | directions | BLEU | chrF | off-target |\n|---|---:|---:|---:|---:|\n")
 	avg := func(name string, a Average) {
+		if a.Directions == 0 { // e.g. Tatoeba has no supervised direction: no average, not zeros
+			bw.printf("| %s | 0 | – | – | – |\n", name)
+			return
+		}
 		bw.printf("| %s | %d | %.2f | %.2f | %s |\n", name, a.Directions, a.BLEU, a.CHRF, pct(a.OffTarget))
 	}
 	avg("supervised", r.Supervised)

@@ -126,6 +126,11 @@ func TestEvalSuiteBothDirectionsOfEachPair(t *testing.T) {
 	if res.Supervised.Directions != 0 || res.ZeroShot.Directions != 4 || !near(res.ZeroShot.BLEU, zs/4) || len(res.Parts) != 2 {
 		t.Errorf("averages %+v %+v, parts %+v", res.Supervised, res.ZeroShot, res.Parts)
 	}
+	// No supervised direction: no average, rather than a row of zeros.
+	var md strings.Builder
+	if err := res.WriteMarkdown(&md); err != nil || !strings.Contains(md.String(), "| supervised | 0 | – | – | – |") {
+		t.Errorf("markdown (%v):\n%s", err, md.String())
+	}
 	// The pivot's first legs come from each pair's own source lines.
 	if _, err := os.Stat(filepath.Join(hyp, "deu-nld", "pivot", "nl-en-de.txt")); err != nil {
 		t.Error(err)
