@@ -225,8 +225,9 @@ done
 # --- build ----------------------------------------------------------------
 if [ -z "${STRATA:-}" ]; then
 	STRATA=$WORK/strata
-	# an interim evaluation runs beside trainings that execute $WORK/strata
-	[ "${1:-}" = interim ] && STRATA=$WORK/strata-interim
+	# an interim evaluation or a summary runs beside trainings that
+	# execute $WORK/strata (rebuilding it under them would fail)
+	case ${1:-} in interim | summary) STRATA=$WORK/strata-$1 ;; esac
 	log "building strata"
 	go build -o "$STRATA" ./cmd/strata
 fi
