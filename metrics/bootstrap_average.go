@@ -138,7 +138,9 @@ func (st PairedStratum) stats() (stratumStats, error) {
 }
 
 // score is system k's metric on the whole stratum.
-func (s *stratumStats) score(k int) float64 { return s.m.ScoreStats(sumStats(s.segs[k], s.m.StatsLen())) }
+func (s *stratumStats) score(k int) float64 {
+	return s.m.ScoreStats(sumStats(s.segs[k], s.m.StatsLen()))
+}
 
 // rate is system k's share of flagged segments.
 func (s *stratumStats) rate(k int) float64 {
