@@ -55,13 +55,7 @@ func CompareLLR(base, sys *LLRResult, split string, opt metrics.BootstrapOptions
 				split, sd.Direction)
 		}
 	}
-	samples, seed := opt.Samples, uint64(metrics.DefaultBootstrapSeed)
-	if samples <= 0 {
-		samples = metrics.DefaultBootstrapSamples
-	}
-	if opt.Seed != nil {
-		seed = *opt.Seed
-	}
+	samples, seed := opt.Resolve()
 	layers := len(b.Source)
 	ne := base.EncoderLayers
 	probes := 2 * layers

@@ -54,7 +54,7 @@ func PairedBootstrap(m Metric, baseline, system []string, refs [][]string, opts 
 	if len(system) == 0 {
 		return PairedResult{}, fmt.Errorf("paired bootstrap needs at least one segment")
 	}
-	samples, seed := opts.resolve()
+	samples, seed := opts.Resolve()
 	blStats, sig, err := m.SegmentStats(baseline, refs)
 	if err != nil {
 		return PairedResult{}, fmt.Errorf("baseline: %w", err)
@@ -109,9 +109,9 @@ func resampleScores(m Metric, systems [][][]float64, samples int, seed uint64) [
 	return scores
 }
 
-// resolve applies the defaults: 1000 samples, seed 12345.
-func (o BootstrapOptions) resolve() (int, uint64) {
-	samples, seed := o.Samples, uint64(DefaultBootstrapSeed)
+// Resolve applies the defaults: 1000 samples, seed 12345.
+func (o BootstrapOptions) Resolve() (samples int, seed uint64) {
+	samples, seed = o.Samples, uint64(DefaultBootstrapSeed)
 	if samples <= 0 {
 		samples = DefaultBootstrapSamples
 	}
@@ -129,7 +129,7 @@ func Bootstrap(m Metric, system []string, refs [][]string, opts BootstrapOptions
 	if len(system) == 0 {
 		return Estimate{}, "", fmt.Errorf("bootstrap resampling needs at least one segment")
 	}
-	samples, seed := opts.resolve()
+	samples, seed := opts.Resolve()
 	stats, sig, err := m.SegmentStats(system, refs)
 	if err != nil {
 		return Estimate{}, "", err

@@ -55,7 +55,7 @@ func AveragePairedBootstrap(strata []PairedStratum, opts BootstrapOptions) (Aver
 	if len(strata) == 0 {
 		return AverageResult{}, fmt.Errorf("averaged paired bootstrap needs at least one test set")
 	}
-	samples, seed := opts.resolve()
+	samples, seed := opts.Resolve()
 	res := AverageResult{Strata: len(strata), Samples: samples, Seed: seed, HasRate: true}
 	stats := make([]stratumStats, len(strata))
 	for k, st := range strata {
