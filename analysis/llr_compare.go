@@ -37,23 +37,8 @@ type LLRComparison struct {
 // recorded) on the same directions and lines.
 func CompareLLR(base, sys *LLRResult, split string, opt metrics.BootstrapOptions) (*LLRComparison, error) {
 	b, s := base.split(split), sys.split(split)
-	if b == nil || s == nil {
-		return nil, fmt.Errorf("no split %q in both LLR results", split)
-	}
-	if len(b.Directions) != len(s.Directions) || len(b.Source) != len(s.Source) {
-		return nil, fmt.Errorf("split %s: %d directions and %d layers against %d and %d: compare probes of the same setup",
-			split, len(s.Directions), len(s.Source), len(b.Directions), len(b.Source))
-	}
-	for k := range b.Directions {
-		bd, sd := b.Directions[k], s.Directions[k]
-		if bd.Direction != sd.Direction || bd.Sentences != sd.Sentences {
-			return nil, fmt.Errorf("split %s: direction %d is %s (%d sentences) against %s (%d)", split, k+1,
-				sd.Direction, sd.Sentences, bd.Direction, bd.Sentences)
-		}
-		if len(bd.SentenceCorrect) != bd.Sentences || len(sd.SentenceCorrect) != sd.Sentences {
-			return nil, fmt.Errorf("split %s, %s: no per-sentence counts (llr.json written before they were recorded; run analyze llr again)",
-				split, sd.Direction)
-		}
+	if err := comparable(b, s, split, base.EncoderLayers == sys.EncoderLayers); err != nil {
+		return nil, err
 	}
 	samples, seed := opt.Resolve()
 	layers := len(b.Source)
@@ -91,6 +76,30 @@ func CompareLLR(base, sys *LLRResult, split string, opt metrics.BootstrapOptions
 		out.Layers[l].Target = percentileDiff(sReal[2*l+1]-bReal[2*l+1], diffs[2*l+1])
 	}
 	return out, nil
+}
+
+// comparable says why two systems' splits cannot be compared sentence by
+// sentence, nil when they can.
+func comparable(b, s *LLRSplitResult, split string, sameEncoder bool) error {
+	if b == nil || s == nil {
+		return fmt.Errorf("no split %q in both LLR results", split)
+	}
+	if len(b.Directions) != len(s.Directions) || len(b.Source) != len(s.Source) || !sameEncoder {
+		return fmt.Errorf("split %s: %d directions and %d layers against %d and %d (or other encoder depths): compare probes of the same setup",
+			split, len(s.Directions), len(s.Source), len(b.Directions), len(b.Source))
+	}
+	for k := range b.Directions {
+		bd, sd := b.Directions[k], s.Directions[k]
+		if bd.Direction != sd.Direction || bd.Sentences != sd.Sentences {
+			return fmt.Errorf("split %s: direction %d is %s (%d sentences) against %s (%d)", split, k+1,
+				sd.Direction, sd.Sentences, bd.Direction, bd.Sentences)
+		}
+		if len(bd.SentenceCorrect) != bd.Sentences || len(sd.SentenceCorrect) != sd.Sentences {
+			return fmt.Errorf("split %s, %s: no per-sentence counts (llr.json written before they were recorded; run analyze llr again)",
+				split, sd.Direction)
+		}
+	}
+	return nil
 }
 
 // split is the named split, nil when there is none.
