@@ -4,7 +4,7 @@
 # sessions, and WORK (runs/, ignored by git like every checkpoint) has
 # been lost with a machine before. Once a system is trained and evaluated,
 # `archive` copies what the summaries are made of into RESULTS (tracked by
-# git, about 1 MB per system once compressed): the reason training
+# git, about 1.3 MB per system once compressed): the reason training
 # stopped, a thinned metrics.jsonl (every valid record, every 100th train
 # record) and the train log, the eval-matrix outputs with their kept
 # hypotheses (the paired bootstrap needs them), and the LLR probes.
