@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 
 	"github.com/strata-nmt/strata/internal/textio"
@@ -213,6 +214,17 @@ func averageTest(strata []metrics.PairedStratum, opt metrics.BootstrapOptions) (
 	return a, nil
 }
 
+// partDir is the directory of test part name (the test set's own for an
+// n-way set).
+func (m *MatrixResult) partDir(name string) string {
+	for _, p := range m.Parts {
+		if p.Name == name {
+			return p.Dir
+		}
+	}
+	return m.TestSet
+}
+
 // pairedInputs reads the references and both systems' hypotheses of one
 // direction, checking that both were scored on the same lines.
 func pairedInputs(sys *MatrixResult, d DirectionResult, sysHyp string, base *MatrixResult, b DirectionResult, baseHyp string) (
@@ -239,9 +251,19 @@ func pairedInputs(sys *MatrixResult, d DirectionResult, sysHyp string, base *Mat
 
 // refFile is the row's reference; matrix.json files written before rows
 // recorded it name only the n-way directory, where the file is found by
-// language.
+// language. A recorded reference that is no longer there (results copied
+// to another machine, experiments/zero-shot/results) is looked for under
+// the same name in the test set's directory as given to eval-matrix,
+// usually relative to the repository (../shared/...).
 func refFile(m *MatrixResult, d DirectionResult) (string, error) {
 	if d.Ref != "" {
+		if _, err := os.Stat(d.Ref); err != nil {
+			if alt := filepath.Join(m.partDir(d.Part), filepath.Base(d.Ref)); alt != d.Ref {
+				if _, err := os.Stat(alt); err == nil {
+					return absPath(alt), nil
+				}
+			}
+		}
 		return d.Ref, nil
 	}
 	found, err := ScanTestSet(m.TestSet)

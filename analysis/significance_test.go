@@ -130,3 +130,36 @@ func (c constDetector) Name() string { return "constant " + string(c) }
 func (c constDetector) Predict(string, int, float32) []langid.Prediction {
 	return []langid.Prediction{{Label: "__label__" + string(c), Prob: 1}}
 }
+
+// Results copied to another machine: the recorded reference paths are
+// gone, and the references are found under the same names in the test set
+// as given to eval-matrix.
+func TestCompareMatricesFindsMovedReferences(t *testing.T) {
+	dir := t.TempDir()
+	writeNWay(t, filepath.Join(dir, "test"), "test", sentences(40, 6))
+	ts, err := ReadTestSet(filepath.Join(dir, "test"), testLangs, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := evalTo(t, &oracle{ts: ts}, ts, filepath.Join(dir, "good"))
+	bad := evalTo(t, &copier{oracle{ts: ts}}, ts, filepath.Join(dir, "bad"))
+	hg, hb := HypDirOf(filepath.Join(dir, "good", MatrixJSON)), HypDirOf(filepath.Join(dir, "bad", MatrixJSON))
+	opt := metrics.BootstrapOptions{Samples: 50}
+	want, err := CompareMatrices("Post", good, hg, "Pre", bad, hb, opt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []*MatrixResult{good, bad} {
+		for i := range m.Directions {
+			m.Directions[i].Ref = filepath.Join("/no/such/machine", filepath.Base(m.Directions[i].Ref))
+		}
+	}
+	got, err := CompareMatrices("Post", good, hg, "Pre", bad, hb, opt, nil)
+	if err != nil || got.ZeroShotAverage.Diff != want.ZeroShotAverage.Diff || got.ZeroShot != want.ZeroShot {
+		t.Fatalf("moved references: %v, %+v; want %+v", err, got, want)
+	}
+	good.TestSet, bad.TestSet = "/no/such/test", "/no/such/test"
+	if _, err := CompareMatrices("Post", good, hg, "Pre", bad, hb, opt, nil); err == nil || !strings.Contains(err.Error(), "/no/such/machine/test.") {
+		t.Errorf("references nowhere: error %v, want one naming the recorded path", err)
+	}
+}
