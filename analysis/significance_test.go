@@ -40,16 +40,24 @@ func evalTo(t *testing.T, tr Translator, ts *TestSet, dir string) *MatrixResult 
 	return back
 }
 
-func TestCompareMatricesCountsSignificantDirections(t *testing.T) {
-	dir := t.TempDir()
-	writeNWay(t, filepath.Join(dir, "test"), "test", sentences(80, 6))
+// goodAndBad evaluates, on an n-line test set in dir/test, a system that
+// translates perfectly (good) and one that copies its input in zero-shot
+// directions (bad), returning both results and their hypothesis folders.
+func goodAndBad(t *testing.T, dir string, n int) (good, bad *MatrixResult, hg, hb string) {
+	t.Helper()
+	writeNWay(t, filepath.Join(dir, "test"), "test", sentences(n, 6))
 	ts, err := ReadTestSet(filepath.Join(dir, "test"), testLangs, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	good := evalTo(t, &oracle{ts: ts}, ts, filepath.Join(dir, "good"))
-	bad := evalTo(t, &copier{oracle{ts: ts}}, ts, filepath.Join(dir, "bad"))
-	hg, hb := HypDirOf(filepath.Join(dir, "good", MatrixJSON)), HypDirOf(filepath.Join(dir, "bad", MatrixJSON))
+	good = evalTo(t, &oracle{ts: ts}, ts, filepath.Join(dir, "good"))
+	bad = evalTo(t, &copier{oracle{ts: ts}}, ts, filepath.Join(dir, "bad"))
+	return good, bad, HypDirOf(filepath.Join(dir, "good", MatrixJSON)), HypDirOf(filepath.Join(dir, "bad", MatrixJSON))
+}
+
+func TestCompareMatricesCountsSignificantDirections(t *testing.T) {
+	dir := t.TempDir()
+	good, bad, hg, hb := goodAndBad(t, dir, 80)
 	opt := metrics.BootstrapOptions{Samples: 200}
 
 	s, err := CompareMatrices("Post", good, hg, "Pre", bad, hb, opt, lexDetector{})
@@ -136,14 +144,7 @@ func (c constDetector) Predict(string, int, float32) []langid.Prediction {
 // as given to eval-matrix.
 func TestCompareMatricesFindsMovedReferences(t *testing.T) {
 	dir := t.TempDir()
-	writeNWay(t, filepath.Join(dir, "test"), "test", sentences(40, 6))
-	ts, err := ReadTestSet(filepath.Join(dir, "test"), testLangs, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	good := evalTo(t, &oracle{ts: ts}, ts, filepath.Join(dir, "good"))
-	bad := evalTo(t, &copier{oracle{ts: ts}}, ts, filepath.Join(dir, "bad"))
-	hg, hb := HypDirOf(filepath.Join(dir, "good", MatrixJSON)), HypDirOf(filepath.Join(dir, "bad", MatrixJSON))
+	good, bad, hg, hb := goodAndBad(t, dir, 40)
 	opt := metrics.BootstrapOptions{Samples: 50}
 	want, err := CompareMatrices("Post", good, hg, "Pre", bad, hb, opt, nil)
 	if err != nil {
