@@ -38,16 +38,24 @@ func benchGradW(b *testing.B, n, out, in int) {
 	g.SetThreads(1)
 	kernel := func() { g.gradW(dy, n, out, x, in, dw) }
 	openblas := func() { blas.Sgemm(true, false, out, in, n, 1, dy, out, x, in, 1, dw, in) }
+	benchProductPair(b, 2*float64(n)*float64(out)*float64(in), kernel, openblas, "blas")
+}
+
+// benchProductPair warms kernel and ref up, times them side by side
+// (sideBySide) with a peak measurement of about the kernel's work, and
+// reports GFLOP per CPU-second of each, their ratio (kernel/<refName>) and
+// the kernel's share of the peak; flops is one call's work.
+func benchProductPair(b *testing.B, flops float64, kernel, ref func(), refName string) {
 	kernel()
-	openblas()
-	rounds := max(1, int(2*float64(n)*float64(out)*float64(in)/384)) // about the kernel's work
+	ref()
+	rounds := max(1, int(flops/384))
 	b.ResetTimer()
-	tk, tb, tp, peakFlops := sideBySide(b.N, kernel, openblas, rounds)
-	total := 2 * float64(n) * float64(out) * float64(in) * float64(b.N) / 1e9
-	gk, gb := total/tk.Seconds(), total/tb.Seconds()
+	tk, tr, tp, peakFlops := sideBySide(b.N, kernel, ref, rounds)
+	total := flops * float64(b.N) / 1e9
+	gk, gr := total/tk.Seconds(), total/tr.Seconds()
 	b.ReportMetric(gk, "kernel-GFLOP/cpu-s")
-	b.ReportMetric(gb, "blas-GFLOP/cpu-s")
-	b.ReportMetric(gk/gb, "kernel/blas")
+	b.ReportMetric(gr, refName+"-GFLOP/cpu-s")
+	b.ReportMetric(gk/gr, "kernel/"+refName)
 	if peakFlops > 0 {
 		gp := peakFlops / 1e9 / tp.Seconds()
 		b.ReportMetric(gp, "peak-GFLOP/cpu-s")

@@ -40,20 +40,5 @@ func benchTrainProduct(b *testing.B, n, k, out int) {
 	run := func(kern f32TileKernel) func() {
 		return func() { g.packedProduct(kern, x, n, p, bias, y) }
 	}
-	kernel, one := run(f32Kernel), run(narrow)
-	kernel()
-	one()
-	rounds := max(1, int(2*float64(n)*float64(out)*float64(k)/384))
-	b.ResetTimer()
-	tk, to, tp, peakFlops := sideBySide(b.N, kernel, one, rounds)
-	total := 2 * float64(n) * float64(out) * float64(k) * float64(b.N) / 1e9
-	gk, gone := total/tk.Seconds(), total/to.Seconds()
-	b.ReportMetric(gk, "kernel-GFLOP/cpu-s")
-	b.ReportMetric(gone, "one-panel-GFLOP/cpu-s")
-	b.ReportMetric(gk/gone, "kernel/one-panel")
-	if peakFlops > 0 {
-		gp := peakFlops / 1e9 / tp.Seconds()
-		b.ReportMetric(gp, "peak-GFLOP/cpu-s")
-		b.ReportMetric(gk/gp, "kernel/peak")
-	}
+	benchProductPair(b, 2*float64(n)*float64(out)*float64(k), run(f32Kernel), run(narrow), "one-panel")
 }
