@@ -27,8 +27,9 @@
 # 1.38M sentence pairs, 100 epochs on 4 V100s):
 #   - width: 6+6 layers as the paper (the 4th encoder layer and the LLR
 #     layers L1-L12 need them) but d_model 128, ffn 512, 4 heads (3.9M
-#     parameters, 1.5-1.7 s per 4,096-token update on 2 idle cores; d=256
-#     costs twice that);
+#     parameters; two trainings side by side, one core each, make about
+#     4,150 4,096-token updates an hour each on a Zen 5 core; a d=256
+#     model takes about twice as long);
 #   - data: 20,000 pairs of each en-X corpus (every k-th line, spread over
 #     the file), both directions: 120,000 examples, about 540 updates per
 #     epoch, equal per pair as the paper (no oversampling); one joint BPE of
