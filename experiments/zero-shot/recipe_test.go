@@ -140,6 +140,15 @@ func TestSmokeRecipeRunsEveryStageAndResumes(t *testing.T) {
 			t.Errorf("significance-l10n.md lacks %q", want)
 		}
 	}
+	// one-setting contrasts: the tag, the residual, LayerNorm's parameters
+	eff, _ := os.ReadFile(filepath.Join(work, "summary/effects-l10n.md"))
+	for _, want := range []string{"## T-ENC: pre-tenc against pre-senc", "## T-ENC: post-tenc-nores against post-senc-nores",
+		"## w/o-Res.: post-tenc-nores against post-tenc", "## w/o-Res.: swap-senc-nores against swap-senc",
+		"## LayerNorm-simple: ", "Average over the 6 zero-shot directions"} {
+		if !strings.Contains(string(eff), want) {
+			t.Errorf("effects-l10n.md lacks %q:\n%s", want, eff)
+		}
+	}
 	// the paper's IWSLT column beside ours, by system name (pivot: row 0)
 	table, _ := os.ReadFile(filepath.Join(work, "summary/table-l10n.md"))
 	for _, want := range []string{"| pre-senc | 4.9 (64.84%) | 31.5 |", "| post-tenc-nores | 17.8 (1.50%) | 30.6 |", "| pivot through en (post-tenc) | 20.0 | – |", "| swap-senc | – | – |"} {
@@ -191,7 +200,7 @@ func checkRestore(t *testing.T, root, bin, work, shared string, systems []string
 	if !strings.Contains(out, "restored post-senc's results") {
 		t.Errorf("nothing restored:\n%s", out)
 	}
-	for _, f := range []string{"summary/table-l10n.md", "summary/significance-tatoeba.md", "summary/table-flores.md"} {
+	for _, f := range []string{"summary/table-l10n.md", "summary/significance-tatoeba.md", "summary/table-flores.md", "summary/effects-l10n.md"} {
 		a, _ := os.ReadFile(filepath.Join(work, f))
 		b, err := os.ReadFile(filepath.Join(fresh, f))
 		if err != nil || len(a) == 0 || string(a) != string(b) {

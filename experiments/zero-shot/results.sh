@@ -78,9 +78,23 @@ restore() {
 	return 0
 }
 
+# effects NAME: the systems NAME differs from in one setting other than
+# the norm, as "setting baseline" lines: the paper's claims that T-ENC
+# and removing the 4th encoder layer's residual help zero-shot
+# translation, and Table 4's LayerNorm without parameters, are contrasts
+# between such rows (the norm's are the twins of significance-*.md).
+effects() {
+	case $1 in *-tenc*) echo "T-ENC ${1/-tenc/-senc}" ;; esac
+	case $1 in *-nores*) echo "w/o-Res. ${1/-nores/}" ;; esac
+	case $1 in *-simple) echo "LayerNorm-simple ${1%-simple}" ;; esac
+	return 0
+}
+
 # summarize writes WORK/summary/: the tables of every evaluated system
 # beside the paper's, every PostNorm (and Swap-PreNorm) system against its
-# PreNorm twin by paired bootstrap, the LLR figures, and the state table.
+# PreNorm twin by paired bootstrap (significance-*.md), every row against
+# the rows it differs from in one other setting (effects-*.md), the LLR
+# figures, and the state table.
 # It runs at the end of the recipe and on its own (`run.sh summary`) with
 # whatever is evaluated so far.
 summarize() {
@@ -104,7 +118,18 @@ summarize() {
 			"$STRATA" eval-matrix table --baseline "$twin" --bootstrap-samples "$BOOTSTRAP_SAMPLES" --lid-model "$LID" \
 				"$twin=$WORK/eval/$twin/$t/matrix.json" "$name=$WORK/eval/$name/$t/matrix.json" >>"$S/significance-$t.md"
 		done
-		log "summary ($t): $S/table-$t.md, $S/significance-$t.md"
+		: >"$S/effects-$t.md"
+		for name in "${all[@]}"; do
+			[ -s "$WORK/eval/$name/$t/matrix.json" ] || continue
+			while read -r factor base; do
+				[ -s "$WORK/eval/$base/$t/matrix.json" ] || continue
+				printf '## %s: %s against %s\n\n' "$factor" "$name" "$base" >>"$S/effects-$t.md"
+				"$STRATA" eval-matrix table --baseline "$base" --bootstrap-samples "$BOOTSTRAP_SAMPLES" --lid-model "$LID" \
+					"$base=$WORK/eval/$base/$t/matrix.json" "$name=$WORK/eval/$name/$t/matrix.json" >>"$S/effects-$t.md"
+				echo >>"$S/effects-$t.md"
+			done < <(effects "$name")
+		done
+		log "summary ($t): $S/table-$t.md, $S/significance-$t.md, $S/effects-$t.md"
 	done
 	local pair a b
 	for pair in "Pre=pre-senc Post=post-senc llr-senc" "Pre=pre-tenc Post=post-tenc llr-tenc"; do

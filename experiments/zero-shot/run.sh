@@ -42,8 +42,8 @@
 #     improved for PATIENCE=6 validations (3,000 updates, about 5.5 epochs),
 #     with the same cap MAX_UPDATE=30000 (about 55 epochs) for every system;
 #     the state table says which systems converged and which hit the cap.
-# About 8-13 hours per system on 2 idle cores; `status` prints where each
-# system stands. Per-layer gradient norms are logged (--log-grad-norms) so
+# About 7 hours per twin pair to the cap with PARALLEL=2 on 2 idle cores;
+# `status` prints where each system stands. Per-layer gradient norms are logged (--log-grad-norms) so
 # that a PostNorm run that stalls can be diagnosed with `strata analyze
 # grad-norms WORK/runs/NAME` without training it again.
 #
