@@ -32,10 +32,12 @@ func SignificanceMarkdown(w io.Writer, sigs []*Significance) error {
 
 func (s *Significance) countSentence() string {
 	z, v := s.ZeroShot, s.Supervised
-	return fmt.Sprintf("Zero-shot: %s significantly better than %s (p < %.2f) in %d of %d directions, significantly worse in %d, "+
-		"not significant in %d; supervised: better in %d of %d, worse in %d",
-		s.System, s.Baseline, SignificanceLevel, z.Better, z.Directions, z.Worse, z.Directions-z.Better-z.Worse,
-		v.Better, v.Directions, v.Worse)
+	out := fmt.Sprintf("Zero-shot: %s significantly better than %s (p < %.2f) in %d of %d directions, significantly worse in %d, "+
+		"not significant in %d", s.System, s.Baseline, SignificanceLevel, z.Better, z.Directions, z.Worse, z.Directions-z.Better-z.Worse)
+	if v.Directions == 0 { // a test against pivoting has zero-shot directions only
+		return out
+	}
+	return out + fmt.Sprintf("; supervised: better in %d of %d, worse in %d", v.Better, v.Directions, v.Worse)
 }
 
 // summaryCell is the significance column of SummaryMarkdown.

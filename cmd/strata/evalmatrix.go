@@ -202,6 +202,7 @@ func fileExists(p string) bool {
 func evalMatrixTableCmd() *cobra.Command {
 	var baseline, reported, lidModel string
 	var samples int
+	var againstPivot bool
 	cmd := &cobra.Command{
 		Use:   "table NAME=MATRIX.json ... [--baseline NAME] [--reported FILE]",
 		Short: "Compare systems in the layout of the paper's Table 2 (Markdown on stdout)",
@@ -213,7 +214,10 @@ zero-shot directions where the difference is significant (p < 0.05) and
 which way; the per-direction tests follow the table, with the difference
 of the zero-shot and supervised averages and its 95% interval (every
 direction's lines resampled within it). With --lid-model (the identifier
-eval-matrix used), the averages' off-target rates are tested too. With --reported FILE,
+eval-matrix used), the averages' off-target rates are tested too. With
+--against-pivot, each system's direct zero-shot translation is tested the
+same way against its own pivoting through the hub language (the paper's
+row #0). With --reported FILE,
 published scores (e.g. the paper's column for the setting reproduced) are
 printed beside each system's own.`,
 		Args: cobra.MinimumNArgs(1),
@@ -222,7 +226,10 @@ printed beside each system's own.`,
 			if err != nil {
 				return err
 			}
-			if baseline != "" {
+			if baseline != "" && againstPivot {
+				return fmt.Errorf("--baseline and --against-pivot each fill the significance column: give one")
+			}
+			if baseline != "" || againstPivot {
 				var det analysis.Identifier
 				if lidModel != "" {
 					m, err := langid.Load(lidModel)
@@ -231,7 +238,13 @@ printed beside each system's own.`,
 					}
 					det = m
 				}
-				if err := addSignificance(rows, paths, baseline, samples, det); err != nil {
+				opt := metrics.BootstrapOptions{Samples: samples}
+				if againstPivot {
+					err = addPivotSignificance(rows, paths, opt, det)
+				} else {
+					err = addSignificance(rows, paths, baseline, opt, det)
+				}
+				if err != nil {
 					return err
 				}
 			}
@@ -247,7 +260,8 @@ printed beside each system's own.`,
 	cmd.Flags().StringVar(&baseline, "baseline", "", "system NAME to test every other system against (paired bootstrap per direction)")
 	cmd.Flags().StringVar(&reported, "reported", "", "published scores to print beside each system's (a file of lines NAME ZERO-SHOT-BLEU OFF-TARGET-% SUPERVISED-BLEU, - for none; NAME \"pivot\" for the pivot rows)")
 	cmd.Flags().IntVar(&samples, "bootstrap-samples", metrics.DefaultBootstrapSamples, "paired bootstrap resamples")
-	cmd.Flags().StringVar(&lidModel, "lid-model", "", "with --baseline: the fastText language-ID model eval-matrix used, to test the difference of the off-target rates too")
+	cmd.Flags().BoolVar(&againstPivot, "against-pivot", false, "test every system's direct zero-shot translation against its pivoting through the hub (matrices evaluated with pivoting)")
+	cmd.Flags().StringVar(&lidModel, "lid-model", "", "with --baseline or --against-pivot: the fastText language-ID model eval-matrix used, to test the difference of the off-target rates too")
 	return cmd
 }
 
@@ -269,8 +283,25 @@ func readSummaryRows(args []string) ([]analysis.SummaryRow, []string, error) {
 	return rows, paths, nil
 }
 
+// addPivotSignificance tests every row's direct zero-shot translation
+// against its pivoting (analysis.PivotViews).
+func addPivotSignificance(rows []analysis.SummaryRow, paths []string, opt metrics.BootstrapOptions, det analysis.Identifier) error {
+	for i, r := range rows {
+		direct, pivot, err := analysis.PivotViews(r.Result)
+		if err != nil {
+			return fmt.Errorf("--against-pivot, %s: %w", r.Name, err)
+		}
+		hyp := analysis.HypDirOf(paths[i])
+		via := fmt.Sprintf("%s via %s", r.Name, r.Result.Pivot)
+		if rows[i].Sig, err = analysis.CompareMatrices(r.Name, direct, hyp, via, pivot, hyp, opt, det); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // addSignificance tests every row against the baseline row.
-func addSignificance(rows []analysis.SummaryRow, paths []string, baseline string, samples int, det analysis.Identifier) error {
+func addSignificance(rows []analysis.SummaryRow, paths []string, baseline string, opt metrics.BootstrapOptions, det analysis.Identifier) error {
 	bi := -1
 	for i, r := range rows {
 		if r.Name == baseline {
@@ -285,7 +316,7 @@ func addSignificance(rows []analysis.SummaryRow, paths []string, baseline string
 			continue
 		}
 		s, err := analysis.CompareMatrices(rows[i].Name, rows[i].Result, analysis.HypDirOf(paths[i]),
-			baseline, rows[bi].Result, analysis.HypDirOf(paths[bi]), metrics.BootstrapOptions{Samples: samples}, det)
+			baseline, rows[bi].Result, analysis.HypDirOf(paths[bi]), opt, det)
 		if err != nil {
 			return err
 		}

@@ -52,7 +52,15 @@ func TestEvalMatrixTableAndLLRPlot(t *testing.T) {
 	if _, err := runCLI(t, "eval-matrix", "table", "--baseline", "Pre", "Post="+path, "Pre="+path); err == nil {
 		t.Error("a significance test without hypotheses succeeded")
 	}
-	runCLI(t, "eval-matrix", "table", "--baseline", "", "Post="+path) // flags persist between runs
+	if _, err := runCLI(t, "eval-matrix", "table", "--baseline", "Pre", "--against-pivot", "Post="+path, "Pre="+path); err == nil ||
+		!strings.Contains(err.Error(), "give one") {
+		t.Errorf("--baseline with --against-pivot: error %v", err)
+	}
+	if _, err := runCLI(t, "eval-matrix", "table", "--baseline", "", "--against-pivot", "Post="+path); err == nil ||
+		!strings.Contains(err.Error(), "Post vs Post via en, de-fr") {
+		t.Errorf("--against-pivot without kept outputs: error %v, want the comparison and direction named", err)
+	}
+	runCLI(t, "eval-matrix", "table", "--baseline", "", "--against-pivot=false", "Post="+path) // flags persist between runs
 
 	nan := analysis.Ratio(math.NaN())
 	l := &analysis.LLRResult{EncoderLayers: 1, DecoderLayers: 1, Splits: []analysis.LLRSplitResult{

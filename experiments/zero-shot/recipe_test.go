@@ -149,6 +149,9 @@ func TestSmokeRecipeRunsEveryStageAndResumes(t *testing.T) {
 			t.Errorf("effects-l10n.md lacks %q:\n%s", want, eff)
 		}
 	}
+	if piv, _ := os.ReadFile(filepath.Join(work, "summary/pivot-tatoeba.md")); !strings.Contains(string(piv), "### post-tenc against post-tenc via en") {
+		t.Errorf("pivot-tatoeba.md does not test #4 against its pivoting:\n%s", piv)
+	}
 	// the paper's IWSLT column beside ours, by system name (pivot: row 0)
 	table, _ := os.ReadFile(filepath.Join(work, "summary/table-l10n.md"))
 	for _, want := range []string{"| pre-senc | 4.9 (64.84%) | 31.5 |", "| post-tenc-nores | 17.8 (1.50%) | 30.6 |", "| pivot through en (post-tenc) | 20.0 | – |", "| swap-senc | – | – |"} {
@@ -200,7 +203,7 @@ func checkRestore(t *testing.T, root, bin, work, shared string, systems []string
 	if !strings.Contains(out, "restored post-senc's results") {
 		t.Errorf("nothing restored:\n%s", out)
 	}
-	for _, f := range []string{"summary/table-l10n.md", "summary/significance-tatoeba.md", "summary/table-flores.md", "summary/effects-l10n.md"} {
+	for _, f := range []string{"summary/table-l10n.md", "summary/significance-tatoeba.md", "summary/table-flores.md", "summary/effects-l10n.md", "summary/pivot-l10n.md"} {
 		a, _ := os.ReadFile(filepath.Join(work, f))
 		b, err := os.ReadFile(filepath.Join(fresh, f))
 		if err != nil || len(a) == 0 || string(a) != string(b) {

@@ -93,8 +93,9 @@ effects() {
 # summarize writes WORK/summary/: the tables of every evaluated system
 # beside the paper's, every PostNorm (and Swap-PreNorm) system against its
 # PreNorm twin by paired bootstrap (significance-*.md), every row against
-# the rows it differs from in one other setting (effects-*.md), the LLR
-# figures, and the state table.
+# the rows it differs from in one other setting (effects-*.md), the pivot
+# system's direct zero-shot translation against its pivoting (pivot-*.md),
+# the LLR figures, and the state table.
 # It runs at the end of the recipe and on its own (`run.sh summary`) with
 # whatever is evaluated so far.
 summarize() {
@@ -129,6 +130,10 @@ summarize() {
 				echo >>"$S/effects-$t.md"
 			done < <(effects "$name")
 		done
+		if [ -s "$WORK/eval/$PIVOT_SYSTEM/$t/matrix.json" ]; then
+			"$STRATA" eval-matrix table --against-pivot --bootstrap-samples "$BOOTSTRAP_SAMPLES" --lid-model "$LID" \
+				"$PIVOT_SYSTEM=$WORK/eval/$PIVOT_SYSTEM/$t/matrix.json" >"$S/pivot-$t.md"
+		fi
 		log "summary ($t): $S/table-$t.md, $S/significance-$t.md, $S/effects-$t.md"
 	done
 	local pair a b

@@ -1,0 +1,80 @@
+package analysis
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/strata-nmt/strata/metrics"
+)
+
+// The copier copies its input in zero-shot directions but translates
+// both pivot legs perfectly: pivoting must win every direction, and the
+// test must rescore the kept pivot outputs to the matrix's pivot BLEU.
+func TestPivotViewsTestDirectAgainstPivot(t *testing.T) {
+	dir := t.TempDir()
+	writeNWay(t, filepath.Join(dir, "test"), "test", sentences(60, 6))
+	ts, err := ReadTestSet(filepath.Join(dir, "test"), testLangs, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hyp := filepath.Join(dir, "hyp")
+	m, err := EvalMatrix(context.Background(), &copier{oracle{ts: ts}}, ts, MatrixOptions{Detector: lexDetector{}, HypDir: hyp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, pivot, err := PivotViews(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(direct.Directions) != 6 || len(pivot.Directions) != 6 || direct.ZeroShot != m.ZeroShot || pivot.ZeroShot.BLEU != m.PivotZeroShot.BLEU {
+		t.Fatalf("views: %d and %d rows, averages %+v / %+v; matrix %+v / %+v", len(direct.Directions), len(pivot.Directions),
+			direct.ZeroShot, pivot.ZeroShot, m.ZeroShot, *m.PivotZeroShot)
+	}
+	s, err := CompareMatrices("direct", direct, hyp, "pivot", pivot, hyp, metrics.BootstrapOptions{Samples: 100}, lexDetector{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ZeroShot != (SignificanceCount{Directions: 6, Worse: 6}) || s.Supervised.Directions != 0 || s.SupervisedAverage != nil {
+		t.Errorf("counts: zero-shot %+v, supervised %+v; want 6 worse of 6 and no supervised rows", s.ZeroShot, s.Supervised)
+	}
+	for i, d := range s.Tests {
+		if row := m.Directions[indexOf(m, d.Direction)]; d.Baseline != row.Pivot.BLEU || d.System != row.BLEU {
+			t.Errorf("%s (%d): tested %.2f against %.2f, the matrix has %.2f against pivot %.2f", d.Direction, i, d.System, d.Baseline,
+				row.BLEU, row.Pivot.BLEU)
+		}
+	}
+	if a := s.ZeroShotAverage; a == nil || a.OffTargetDiff.Value <= 0.9 {
+		t.Errorf("average: %+v; the copies are all off target, the pivot outputs none", a)
+	}
+	var out strings.Builder
+	if err := SignificanceMarkdown(&out, []*Significance{s}); err != nil || strings.Contains(out.String(), "supervised:") {
+		t.Errorf("report of a test without supervised rows (%v):\n%s", err, out.String())
+	}
+
+	m.Directions = m.Directions[:1]
+	if _, _, err := PivotViews(m); err == nil || !strings.Contains(err.Error(), "no pivot results") {
+		t.Errorf("a matrix without pivot rows: error %v", err)
+	}
+}
+
+func indexOf(m *MatrixResult, d Direction) int {
+	for i, r := range m.Directions {
+		if r.Direction == d {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestPivotHypFileFollowsTheTestPart(t *testing.T) {
+	row := DirectionResult{Direction: Direction{Src: "it", Tgt: "nl"}, Hyp: "ita-nld/it-nl.txt"}
+	if got := pivotHypFile(row, "en"); got != filepath.Join("ita-nld", "pivot", "it-en-nl.txt") {
+		t.Errorf("suite row: %s", got)
+	}
+	row.Hyp = ""
+	if got := pivotHypFile(row, "en"); got != filepath.Join("pivot", "it-en-nl.txt") {
+		t.Errorf("single set row: %s", got)
+	}
+}
