@@ -90,6 +90,13 @@ effects() {
 	return 0
 }
 
+# contrast TEST BASE NAME: NAME against BASE on TEST, the paired bootstrap
+# per direction and of the averages (BLEU and off-target rate).
+contrast() {
+	"$STRATA" eval-matrix table --baseline "$2" --bootstrap-samples "$BOOTSTRAP_SAMPLES" --lid-model "$LID" \
+		"$2=$WORK/eval/$2/$1/matrix.json" "$3=$WORK/eval/$3/$1/matrix.json"
+}
+
 # summarize writes WORK/summary/: the tables of every evaluated system
 # beside the paper's, every PostNorm (and Swap-PreNorm) system against its
 # PreNorm twin by paired bootstrap (significance-*.md), every row against
@@ -116,8 +123,7 @@ summarize() {
 		for name in "${all[@]}"; do
 			case $name in post-* | swap-*) twin=pre-${name#*-} ;; *) continue ;; esac
 			[ -s "$WORK/eval/$name/$t/matrix.json" ] && [ -s "$WORK/eval/$twin/$t/matrix.json" ] || continue
-			"$STRATA" eval-matrix table --baseline "$twin" --bootstrap-samples "$BOOTSTRAP_SAMPLES" --lid-model "$LID" \
-				"$twin=$WORK/eval/$twin/$t/matrix.json" "$name=$WORK/eval/$name/$t/matrix.json" >>"$S/significance-$t.md"
+			contrast "$t" "$twin" "$name" >>"$S/significance-$t.md"
 		done
 		: >"$S/effects-$t.md"
 		for name in "${all[@]}"; do
@@ -125,8 +131,7 @@ summarize() {
 			while read -r factor base; do
 				[ -s "$WORK/eval/$base/$t/matrix.json" ] || continue
 				printf '## %s: %s against %s\n\n' "$factor" "$name" "$base" >>"$S/effects-$t.md"
-				"$STRATA" eval-matrix table --baseline "$base" --bootstrap-samples "$BOOTSTRAP_SAMPLES" --lid-model "$LID" \
-					"$base=$WORK/eval/$base/$t/matrix.json" "$name=$WORK/eval/$name/$t/matrix.json" >>"$S/effects-$t.md"
+				contrast "$t" "$base" "$name" >>"$S/effects-$t.md"
 				echo >>"$S/effects-$t.md"
 			done < <(effects "$name")
 		done
