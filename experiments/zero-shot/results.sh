@@ -135,11 +135,13 @@ summarize() {
 				echo >>"$S/effects-$t.md"
 			done < <(effects "$name")
 		done
+		local pivot=
 		if [ -s "$WORK/eval/$PIVOT_SYSTEM/$t/matrix.json" ]; then
 			"$STRATA" eval-matrix table --against-pivot --bootstrap-samples "$BOOTSTRAP_SAMPLES" --lid-model "$LID" \
 				"$PIVOT_SYSTEM=$WORK/eval/$PIVOT_SYSTEM/$t/matrix.json" >"$S/pivot-$t.md"
+			pivot=", $S/pivot-$t.md"
 		fi
-		log "summary ($t): $S/table-$t.md, $S/significance-$t.md, $S/effects-$t.md"
+		log "summary ($t): $S/table-$t.md, $S/significance-$t.md, $S/effects-$t.md$pivot"
 	done
 	local pair a b
 	for pair in "Pre=pre-senc Post=post-senc llr-senc" "Pre=pre-tenc Post=post-tenc llr-tenc"; do
