@@ -28,7 +28,7 @@
 #   - width: 6+6 layers as the paper (the 4th encoder layer and the LLR
 #     layers L1-L12 need them) but d_model 128, ffn 512, 4 heads (3.9M
 #     parameters; two trainings side by side, one core each, make about
-#     4,150 4,096-token updates an hour each on a Zen 5 core; a d=256
+#     4,700 4,096-token updates an hour each on a Zen 5 core; a d=256
 #     model takes about twice as long);
 #   - data: 20,000 pairs of each en-X corpus (every k-th line, spread over
 #     the file), both directions: 120,000 examples, about 540 updates per
@@ -42,7 +42,7 @@
 #     improved for PATIENCE=6 validations (3,000 updates, about 5.5 epochs),
 #     with the same cap MAX_UPDATE=30000 (about 55 epochs) for every system;
 #     the state table says which systems converged and which hit the cap.
-# About 7 hours per twin pair to the cap with PARALLEL=2 on 2 idle cores;
+# About 6.5 hours per twin pair to the cap with PARALLEL=2 on 2 idle cores;
 # `status` prints where each system stands. Per-layer gradient norms are logged (--log-grad-norms) so
 # that a PostNorm run that stalls can be diagnosed with `strata analyze
 # grad-norms WORK/runs/NAME` without training it again.
