@@ -38,7 +38,7 @@ archive() {
 # after each stage's evaluation and LLR probes).
 archive_all() {
 	local s
-	for s in "${ROWS1_4[@]}" "${ROWS5_8[@]}" "${SWAP[@]}"; do
+	for s in "${ROWS1_4[@]}" "${SEEDS[@]}" "${ROWS5_8[@]}" "${SWAP[@]}"; do
 		selected "${s%% *}" && archive "${s%% *}"
 	done
 	for s in "$WORK"/runs/*-simple; do

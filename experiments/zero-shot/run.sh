@@ -7,6 +7,7 @@
 # each until its validation loss stops improving:
 #
 #   #1 pre-senc  #2 post-senc  #3 pre-tenc  #4 post-tenc        (Table 2, w/ Res.)
+#   seeds 2 and 3 of #1 and #2: pre-senc-s2 post-senc-s2 pre-senc-s3 post-senc-s3
 #   #5-#8 the same with -nores: no residual around the self-attention of
 #         the 4th encoder layer                                 (Table 2, w/o Res.)
 #   Table 4: the best PreNorm and PostNorm row (zero-shot BLEU on the l10n
@@ -75,7 +76,7 @@
 #   INTERIM_LINES=500  INTERIM_TESTS="l10n tatoeba"  INTERIM_LLR=1 (run.sh interim)
 #   T4_PRE, T4_POST: the Table 4 rows (default: the best by l10n zero-shot BLEU)
 #   ONLY="pre-senc post-senc" (restrict to these systems)
-#   STOP_AFTER=data|rows1-4|rows5-8 (stop after that stage)
+#   STOP_AFTER=data|rows1-4|seeds|rows5-8 (stop after that stage)
 #   SHARED=../shared (the shared data and models)  STRATA= (a built binary)
 #   PAPER=experiments/zero-shot/paper-iwslt.tsv (the paper's scores beside ours; from the repository root)
 #   RESULTS=experiments/zero-shot/results (finished systems' results, kept in git and
@@ -172,6 +173,10 @@ ROWS1_4=("pre-senc senc pre res affine" "post-senc senc post res affine"
 ROWS5_8=("pre-senc-nores senc pre nores affine" "post-senc-nores senc post nores affine"
 	"pre-tenc-nores tenc pre nores affine" "post-tenc-nores tenc post nores affine")
 SWAP=("swap-senc senc swap-pre res affine" "swap-senc-nores senc swap-pre nores affine")
+# Seeds 2 and 3 of rows #1 and #2, the headline contrast: the same recipe
+# and cap; a name ending in -sN trains with seed N (seed_of).
+SEEDS=("pre-senc-s2 senc pre res affine" "post-senc-s2 senc post res affine"
+	"pre-senc-s3 senc pre res affine" "post-senc-s3 senc post res affine")
 selected() { # name: is the system selected by ONLY?
 	[ -z "${ONLY:-}" ] && return 0
 	local o
@@ -183,7 +188,7 @@ selected() { # name: is the system selected by ONLY?
 status() {
 	local s name dir
 	printf '| system | state | updates | best valid NLL (bits) | at update |\n|---|---|---:|---:|---:|\n'
-	for s in "${ROWS1_4[@]}" "${ROWS5_8[@]}" "${SWAP[@]}"; do
+	for s in "${ROWS1_4[@]}" "${SEEDS[@]}" "${ROWS5_8[@]}" "${SWAP[@]}"; do
 		name=${s%% *}
 		dir=$WORK/runs/$name
 		printf '| %s | %s |\n' "$name" "$(run_state "$dir")"
@@ -297,6 +302,10 @@ fi
 # --- training -------------------------------------------------------------
 SETARGS=()
 for kv in $SET; do SETARGS+=(--set "$kv"); done
+# seed_of NAME: the seed a system trains with (N for NAME-sN, else SEED).
+seed_of() {
+	if [[ "$1" =~ -s([0-9]+)$ ]]; then echo "${BASH_REMATCH[1]}"; else echo "$SEED"; fi
+}
 # train NAME DATA NORM RES PARAMS THREADS: trains until patience or the cap
 # and records why in RUN/.done; returns 1 when it stopped before (time
 # limit, Ctrl-C: rerun to continue) and 2 when strata train failed.
@@ -316,7 +325,7 @@ train() {
 		--lr "$LR" --warmup-updates "$WARMUP" --adam-betas 0.9,0.98 --label-smoothing "$LABEL_SMOOTHING" \
 		--max-tokens "$MAX_TOKENS" --max-update "$MAX_UPDATE" --patience "$PATIENCE" \
 		--save-interval-updates "$VALIDATE_EVERY" --validate-interval-updates "$VALIDATE_EVERY" \
-		--log-interval 100 --log-grad-norms --threads "$threads" --seed "$SEED" --resume >>"$dir/train.log" 2>&1 || rc=$?
+		--log-interval 100 --log-grad-norms --threads "$threads" --seed "$(seed_of "$name")" --resume >>"$dir/train.log" 2>&1 || rc=$?
 	local why=""
 	last_done_is_current "$dir" && why=$(sed -n 's/.*done: //p' "$dir/train.log" | tail -n 1)
 	case "$rc:$why" in
@@ -430,6 +439,15 @@ llr pre-tenc PreTENC
 llr post-tenc PostTENC
 archive_all
 [ "${STOP_AFTER:-}" = rows1-4 ] && { log "stopping after rows #1-#4 (STOP_AFTER)"; exit 0; }
+
+train_group "${SEEDS[@]}"
+evaluate "${SEEDS[@]}"
+for s in "${SEEDS[@]}"; do
+	name=${s%% *}
+	case $name in pre-*) llr "$name" "Pre-${name##*-}" ;; *) llr "$name" "Post-${name##*-}" ;; esac
+done
+archive_all
+[ "${STOP_AFTER:-}" = seeds ] && { log "stopping after seeds 2 and 3 of rows #1 and #2 (STOP_AFTER)"; exit 0; }
 
 train_group "${ROWS5_8[@]}"
 evaluate "${ROWS5_8[@]}"
