@@ -1,221 +1,130 @@
 #!/usr/bin/env bash
-# MSC experiment on l10n en→de (docs/results.md, section "MSC"): trains, on a
-# fixed update budget, a 6-layer plain Transformer, a DEPTH-layer plain
-# pre-norm Transformer and a DEPTH-layer MSC model; decodes the test set;
-# scores BLEU and chrF with `strata eval`, with paired bootstrap against the
-# 6-layer model; plots per-layer gradient norms over the first updates (the
-# paper's Figure 5); compares BLEU on four test subsets of increasing
-# difficulty (the paper's Figure 3).
+# The MSC study at 36 layers (docs/results.md, "MSC at 36 layers, trained to
+# a common budget"): the MSC paper's Tables 2 and 3, Figures 3 and 5, then
+# Table 5 and the 72-layer rows, on l10n en→de with the shipped model's
+# recipe, every system trained to the same budget B.
 #
-# Resumable: every stage skips when its output exists; an interrupted
-# training run continues from its last checkpoint (--resume). Rerun the same
-# command to finish.
+#   base6 trains first, with the shipped model's recipe, until dev BLEU stops
+#   improving (patience), keeping every checkpoint (500 updates apart). Its
+#   3-checkpoint averages are then decoded on the full dev set (beam 5):
+#   B is the first update whose average is within 1 BLEU of the best, capped
+#   so that the four 36-layer runs fit in BUDGET_HOURS at the rates that
+#   `run.sh rates` measured. Every other system trains to exactly B, patience
+#   off. Each system is scored with the average of its checkpoints at
+#   B-1000, B-500 and B on the l10n test set (beam 5), tested against the
+#   systems the paper compares it with (two-sided paired bootstrap), then
+#   archived in experiments/msc/results/NAME (no weights).
 #
-#   experiments/msc/run.sh                 # full run (hours on 2 cores)
-#   SMOKE=1 experiments/msc/run.sh         # end-to-end check in minutes
-#   SYSTEMS=all experiments/msc/run.sh     # also Table 3's baselines and Table 5's ablations
+# Resumable at every stage: trainings continue from checkpoint_last
+# (--resume); decoding, scoring and plots skip when their outputs exist;
+# archived systems are restored into a fresh WORK and neither trained nor
+# decoded again. STOP_TIME=2h bounds each training invocation; the same
+# command continues. The script is one brace group, so editing it while a
+# piece runs does not change the running piece.
 #
-# Settings (environment):
-#   WORK=runs/msc  DEPTH=18  MAX_UPDATE=800  MAX_TOKENS=2048  LR=7e-4
-#   WARMUP=400  MERGES=10000  BASE=deep-pre-6  THREADS=0 (all cores)
-#   PLOT_UPDATES=800  TRANSLATE_FLAGS="--beam 5"  DIFF_LAST=2  SET="key=value ..."
-#   (extra model overrides for every model)
-#   SYSTEMS="base6 plain msc" (the default; trained in this order) or a list
-#   from: base6 plain msc dlcl transparent msc-add msc-ffn msc-noctxenc
-#   msc-noctx msc-noblock, or "all". Every system gets the same data, schedule
-#   and budget; each is scored against base6 and against msc.
+#   experiments/msc/run.sh                       # the systems of SYSTEMS, in order
+#   THREADS=1 STOP_TIME=2h30m experiments/msc/run.sh   # one piece, one thread (beside another training)
+#   experiments/msc/run.sh budget                # compute B once base6 has finished
+#   experiments/msc/run.sh rates                 # 10-minute training rates of the deep systems
+#   experiments/msc/run.sh status                # where every system stands
+#   SMOKE=1 experiments/msc/run.sh               # end to end on a slice, in minutes
+#
+# Settings (environment), defaults:
+#   WORK=runs/msc36  MERGES=8000  MAX_TOKENS=4096  LR=1e-3
+#   WARMUP_SHALLOW=800 (6 layers)  WARMUP_DEEP=1600 (36, 72)
+#   VALID_EVERY=500  EVAL_BLEU=300  PATIENCE=10  MAX_EPOCH=60 (base6's stop)
+#   B= (override the budget)  BUDGET_HOURS=40  THREADS=1  BEAM=5  STOP_TIME=
+#   DIFF_K=20 (base6 checkpoints that rank Figure 3's buckets)  FIG5_UPDATES=2000
+#   SYSTEMS="base6 msc6 msc36 dlcl36 transparent36 base6-s2 msc36-s2" or "all"
+#   (adds plain36, Table 5's msc36-add msc36-ffn msc36-noctxenc msc36-noctx,
+#   and msc72 dlcl72 transparent72); a name ending in -sN trains with seed N.
+#   SET="key=value ..." (extra model overrides for every system)
+#   SHARED=../shared  STRATA= (a built binary)
+{
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 SMOKE=${SMOKE:-0}
 if [ "$SMOKE" = 1 ]; then
 	WORK=${WORK:-runs/msc-smoke}
-	: "${MAX_UPDATE:=40}" "${MAX_TOKENS:=600}" "${WARMUP:=10}" "${MERGES:=300}" "${PLOT_UPDATES:=0}"
-	: "${SET:=d_model=32 ffn_dim=64 heads=2}"
-	: "${TRANSLATE_FLAGS:=--beam 2}" "${DIFF_LAST:=1}"
+	: "${MERGES:=300}" "${MAX_TOKENS:=600}" "${WARMUP_SHALLOW:=10}" "${WARMUP_DEEP:=20}" "${VALID_EVERY:=20}"
+	: "${EVAL_BLEU:=20}" "${PATIENCE:=2}" "${MAX_EPOCH:=2}" "${BEAM:=2}" "${DIFF_K:=3}" "${FIG5_UPDATES:=40}"
+	: "${SET:=d_model=32 ffn_dim=64 heads=2}" "${RATE_TIME:=10s}"
 fi
-WORK=${WORK:-runs/msc}
-DEPTH=${DEPTH:-18}
-# Budget: bench/deep measured 4.2 / 6.8 / 11.3 CPU s per 2k-token update
-# for the three models at depth 18 (docs/performance.md), i.e. about 3 h
-# for 800 updates each on 2 cores.
-MAX_UPDATE=${MAX_UPDATE:-800}
-MAX_TOKENS=${MAX_TOKENS:-2048}
-LR=${LR:-7e-4}
-WARMUP=${WARMUP:-400}
-MERGES=${MERGES:-10000}
-# The 6-layer baseline is pre-norm, like the deep models: at this recipe's
-# schedule (peak 7e-4 after 400 warm-up updates of 2k tokens) the post-norm
-# deep-post-6 stalled at the unigram plateau (dev 10.61 bits at update 400;
-# docs/results.md, "MSC"), which would make every comparison with it empty.
-BASE=${BASE:-deep-pre-6}
-THREADS=${THREADS:-0}
-PLOT_UPDATES=${PLOT_UPDATES:-800}
-TRANSLATE_FLAGS=${TRANSLATE_FLAGS:---beam 5}
-# checkpoints are saved every 200 updates; the last two of base6 rank the
-# test pairs by difficulty (the paper uses 20 of 15k updates)
-DIFF_LAST=${DIFF_LAST:-2}
+WORK=${WORK:-runs/msc36}
+MERGES=${MERGES:-8000}
+MAX_TOKENS=${MAX_TOKENS:-4096}
+LR=${LR:-1e-3}
+WARMUP_SHALLOW=${WARMUP_SHALLOW:-800}
+WARMUP_DEEP=${WARMUP_DEEP:-1600}
+VALID_EVERY=${VALID_EVERY:-500}
+EVAL_BLEU=${EVAL_BLEU:-300}
+PATIENCE=${PATIENCE:-10}
+MAX_EPOCH=${MAX_EPOCH:-60}
+BUDGET_HOURS=${BUDGET_HOURS:-40}
+THREADS=${THREADS:-1}
+BEAM=${BEAM:-5}
+STOP_TIME=${STOP_TIME:-}
+DIFF_K=${DIFF_K:-20}
+FIG5_UPDATES=${FIG5_UPDATES:-2000}
+RATE_TIME=${RATE_TIME:-10m}
 SET=${SET:-}
-L10N=../shared/data/l10n
+SHARED=${SHARED:-../shared}
+L10N=$SHARED/data/l10n
+SYSTEMS=${SYSTEMS:-base6 msc6 msc36 dlcl36 transparent36 base6-s2 msc36-s2}
+[ "$SYSTEMS" = all ] && SYSTEMS="base6 msc6 msc36 dlcl36 transparent36 base6-s2 msc36-s2 plain36
+	msc36-add msc36-ffn msc36-noctxenc msc36-noctx msc72 dlcl72 transparent72"
+# the 36-layer runs whose cost caps B (the design's 40 machine-hours)
+DEEP36="msc36 dlcl36 transparent36 msc36-s2"
 
 log() { printf '[msc %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-mkdir -p "$WORK"/runs "$WORK"/hyp "$WORK"/scores
+mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)
+if [ "$SMOKE" = 1 ]; then RESULTS=${RESULTS:-$WORK/results}; else RESULTS=${RESULTS:-experiments/msc/results}; fi
+# shellcheck source=experiments/msc/lib.sh
+. experiments/msc/lib.sh
 
-# --- build ----------------------------------------------------------------
-STRATA=$WORK/strata
-log "building strata"
-go build -o "$STRATA" ./cmd/strata
+case ${1:-} in
+status) status; exit 0 ;;
+esac
 
-# --- data -----------------------------------------------------------------
-DATA=$WORK/data
-TEST_SRC=$L10N/test/test.en
-TEST_REF=$L10N/test/test.de
-if [ "$SMOKE" = 1 ]; then
-	# A slice of the corpus so that every stage runs in seconds.
-	S=$WORK/smoke-corpus
-	mkdir -p "$S"
-	if [ ! -s "$S/train.tsv" ]; then
-		# head closes the pipe early: zcat's SIGPIPE is expected
-		(set +o pipefail; zcat "$L10N/train/en-de.tsv.gz" | head -n 2000) >"$S/train.tsv.tmp"
-		mv "$S/train.tsv.tmp" "$S/train.tsv"
-	fi
-	for l in en de; do
-		[ -s "$S/dev.$l" ] || head -n 100 "$L10N/dev/dev.$l" >"$S/dev.$l"
-		[ -s "$S/test.$l" ] || head -n 40 "$L10N/test/test.$l" >"$S/test.$l"
-	done
-	cat >"$S/config.yaml" <<-EOF
-		root: .
-		languages: [en, de]
-		tags: none
-		bpe: {merges: $MERGES}
-		max_len: 256
-		splits:
-		  train: [{pair: en-de, path: train.tsv}]
-		  valid: [{pair: en-de, src: dev.en, tgt: dev.de}]
-		  test: [{pair: en-de, src: test.en, tgt: test.de}]
-	EOF
-	CONFIG=$S/config.yaml
-	TEST_SRC=$S/test.en
-	TEST_REF=$S/test.de
-else
-	CONFIG=configs/l10n-en-de.yaml
+# --- build and data ---------------------------------------------------------
+if [ -z "${STRATA:-}" ]; then
+	STRATA=$WORK/strata
+	log "building strata"
+	go build -o "$STRATA" ./cmd/strata
 fi
-if [ -e "$DATA/manifest.json" ]; then
-	log "data: $DATA exists"
-else
+DATA=$WORK/data
+DEV_SRC=$L10N/dev/dev.en DEV_REF=$L10N/dev/dev.de
+TEST_SRC=$L10N/test/test.en TEST_REF=$L10N/test/test.de
+CONFIG=configs/l10n-en-de.yaml
+[ "$SMOKE" = 1 ] && smoke_corpus
+if [ ! -e "$DATA/manifest.json" ]; then
 	log "data: preparing $DATA (BPE $MERGES merges)"
 	"$STRATA" prepare --config "$CONFIG" --out "$DATA" --merges "$MERGES"
 fi
+restore
 
-# --- training -------------------------------------------------------------
-SETARGS=()
-for kv in $SET; do SETARGS+=(--set "$kv"); done
-train() { # name preset [--set key=value ...]
-	local dir=$WORK/runs/$1 name=$1 preset=$2
-	shift 2
-	if [ -e "$dir/.done" ]; then
-		log "train $name: done"
-		return
+case ${1:-} in
+budget) compute_budget; exit 0 ;;
+rates) measure_rates; exit 0 ;;
+esac
+
+# --- training, evaluation, archive ------------------------------------------
+for name in $SYSTEMS; do
+	rc=0
+	train "$name" "$THREADS" || rc=$?
+	[ "$rc" = 2 ] && exit 1
+	if [ "$rc" != 0 ]; then
+		log "stopping at $name (rerun the same command to continue)"
+		break
 	fi
-	log "train $name ($preset $*): up to $MAX_UPDATE updates"
-	"$STRATA" train --data "$DATA" --save-dir "$dir" --preset "$preset" "${SETARGS[@]}" "$@" \
-		--max-update "$MAX_UPDATE" --max-tokens "$MAX_TOKENS" --lr "$LR" --warmup-updates "$WARMUP" \
-		--save-interval-updates 200 --validate-interval-updates 200 --log-interval 50 --log-grad-norms --threads "$THREADS" --seed 1 --resume
-	touch "$dir/.done"
+	[ "$name" = base6 ] && compute_budget
+	evaluate "$name"
+	archive "$name"
+done
+contrasts
+figures
+log "tables in $WORK/scores; state: experiments/msc/run.sh status"
+exit 0
 }
-# name:preset[:override,override...] for each system (Table 3 baselines,
-# Table 5 ablations as docs/models-deep.md lists them)
-system() {
-	case $1 in
-	base6) echo "base6:$BASE" ;;
-	plain) echo "plain$DEPTH:deep-pre-$DEPTH" ;;
-	msc) echo "msc$DEPTH:msc-$DEPTH" ;;
-	dlcl) echo "dlcl$DEPTH:dlcl-pre-$DEPTH" ;;
-	transparent) echo "transparent$DEPTH:transparent-$DEPTH" ;;
-	msc-add) echo "msc$DEPTH-add:msc-$DEPTH:deep.fusion=add" ;;
-	msc-ffn) echo "msc$DEPTH-ffn:msc-$DEPTH:deep.context=ffn" ;;
-	msc-noctxenc) echo "msc$DEPTH-noctxenc:msc-$DEPTH:deep.context_enc_attn=false" ;;
-	msc-noctx) echo "msc$DEPTH-noctx:msc-$DEPTH:deep.context=none" ;;
-	msc-noblock) echo "msc$DEPTH-noblock:msc-$DEPTH:deep.block_scale=false" ;;
-	*) log "unknown system $1"; exit 2 ;;
-	esac
-}
-SYSTEMS=${SYSTEMS:-base6 plain msc}
-[ "$SYSTEMS" = all ] && SYSTEMS="base6 plain msc dlcl transparent msc-add msc-ffn msc-noctxenc msc-noctx msc-noblock"
-MODELS=()
-for s in $SYSTEMS; do MODELS+=("$(system "$s")"); done
-for m in "${MODELS[@]}"; do
-	IFS=: read -r name preset overrides <<<"$m"
-	extra=()
-	for kv in ${overrides//,/ }; do extra+=(--set "$kv"); done
-	train "$name" "$preset" "${extra[@]}"
-done
-
-# --- figure 5 -------------------------------------------------------------
-log "plotting per-layer gradient norms"
-deep=()
-for m in "${MODELS[@]}"; do [ "${m%%:*}" = base6 ] || deep+=("$WORK/runs/${m%%:*}"); done
-if [ ${#deep[@]} -gt 0 ]; then
-	"$STRATA" analyze grad-norms --updates "$PLOT_UPDATES" --log-y --out "$WORK/fig5" "${deep[@]}"
-	# like for like: self-attention and FFN only (MSC layers also hold context
-	# attention and a gate); needs runs trained since the shared norm is logged
-	"$STRATA" analyze grad-norms --params shared --updates "$PLOT_UPDATES" --log-y --out "$WORK/fig5-shared" "${deep[@]}" ||
-		log "no shared-parameter gradient norms in these runs (trained before they were logged): fig5-shared skipped"
-fi
-
-# --- decoding -------------------------------------------------------------
-if ! "$STRATA" translate --help >/dev/null 2>&1; then
-	log "strata translate is not available in this build: stopping before decoding (rerun when it lands)"
-	exit 3
-fi
-for m in "${MODELS[@]}"; do
-	name=${m%%:*}
-	hyp=$WORK/hyp/$name.de
-	[ -s "$hyp" ] && { log "translate $name: done"; continue; }
-	# A run directory: translate picks model.bin, else checkpoint_best.bin,
-	# else checkpoint_last.bin, and finds the vocabulary through run.json.
-	log "translate $name"
-	# shellcheck disable=SC2086 # TRANSLATE_FLAGS is a list of flags
-	"$STRATA" translate --model "$WORK/runs/$name" --input "$TEST_SRC" $TRANSLATE_FLAGS >"$hyp.tmp"
-	got=$(wc -l <"$hyp.tmp") want=$(wc -l <"$TEST_SRC")
-	if [ "$got" -ne "$want" ]; then
-		log "translate $name: $got output lines for $want input lines ($hyp.tmp); cannot score"
-		exit 4
-	fi
-	mv "$hyp.tmp" "$hyp"
-done
-
-# --- scoring --------------------------------------------------------------
-for m in "${MODELS[@]}"; do
-	name=${m%%:*}
-	out=$WORK/scores/$name.txt
-	if [ ! -s "$out" ]; then
-		"$STRATA" eval --hyp "$WORK/hyp/$name.de" --ref "$TEST_REF" --metrics bleu,chrf,ter >"$out.tmp"
-		mv "$out.tmp" "$out"
-	fi
-	# paired bootstrap against the 6-layer baseline and against MSC itself
-	[ "$name" = base6 ] && continue
-	for base in base6 "msc$DEPTH"; do
-		[ "$name" = "$base" ] || [ ! -s "$WORK/hyp/$base.de" ] || [ -s "$WORK/scores/$name-vs-$base.txt" ] && continue
-		"$STRATA" eval --hyp "$WORK/hyp/$name.de" --ref "$TEST_REF" --metrics bleu,chrf,ter \
-			--paired-bs --baseline "$WORK/hyp/$base.de" >"$WORK/scores/$name-vs-$base.tmp"
-		mv "$WORK/scores/$name-vs-$base.tmp" "$WORK/scores/$name-vs-$base.txt"
-	done
-done
-# --- difficulty buckets (the paper's Figure 3) ------------------------------
-# base6's last DIFF_LAST checkpoints rank the test pairs; BLEU per quarter.
-# Systems added to an earlier run: remove $WORK/scores/difficulty.md to redo the table.
-if [ ! -s "$WORK/difficulty/difficulty.json" ] || [ ! -s "$WORK/scores/difficulty.md" ]; then
-	log "difficulty buckets (base6's last $DIFF_LAST checkpoints)"
-	hyps=()
-	for m in "${MODELS[@]}"; do hyps+=("${m%%:*}=$WORK/hyp/${m%%:*}.de"); done
-	"$STRATA" analyze difficulty --model "$WORK/runs/base6" --last "$DIFF_LAST" --source "$TEST_SRC" --reference "$TEST_REF" \
-		--threads "$THREADS" --out "$WORK/difficulty" "${hyps[@]}" \
-		>"$WORK/scores/difficulty.md.tmp"
-	mv "$WORK/scores/difficulty.md.tmp" "$WORK/scores/difficulty.md"
-fi
-cat "$WORK/scores/difficulty.md"
-for f in "$WORK"/scores/*.txt; do
-	echo "== $(basename "$f" .txt)"
-	cat "$f"
-done

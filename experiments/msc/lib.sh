@@ -1,0 +1,348 @@
+# Sourced by experiments/msc/run.sh: the stages of the MSC study. Every
+# function reads the settings run.sh defines (WORK, STRATA, DATA, ...).
+
+# smoke_corpus: a slice of l10n en→de so that every stage runs in seconds.
+smoke_corpus() {
+	local s=$WORK/smoke-corpus l
+	mkdir -p "$s"
+	if [ ! -s "$s/train.tsv" ]; then
+		# head closes the pipe early: zcat's SIGPIPE is expected
+		(set +o pipefail; zcat "$L10N/train/en-de.tsv.gz" | head -n 2000) >"$s/train.tsv.tmp"
+		mv "$s/train.tsv.tmp" "$s/train.tsv"
+	fi
+	for l in en de; do
+		[ -s "$s/dev.$l" ] || head -n 60 "$L10N/dev/dev.$l" >"$s/dev.$l"
+		[ -s "$s/test.$l" ] || head -n 40 "$L10N/test/test.$l" >"$s/test.$l"
+	done
+	cat >"$s/config.yaml" <<-EOF
+		root: .
+		languages: [en, de]
+		tags: none
+		bpe: {merges: $MERGES}
+		max_len: 256
+		splits:
+		  train: [{pair: en-de, path: train.tsv}]
+		  valid: [{pair: en-de, src: dev.en, tgt: dev.de}]
+	EOF
+	CONFIG=$s/config.yaml DEV_SRC=$s/dev.en DEV_REF=$s/dev.de TEST_SRC=$s/test.en TEST_REF=$s/test.de
+}
+
+# spec NAME: "preset seed warm-up overrides" of a system (overrides comma
+# separated; "-" for none). A name ending in -sN trains with seed N.
+spec() {
+	local n=$1 seed=1
+	if [[ "$n" =~ ^(.*)-s([0-9]+)$ ]]; then n=${BASH_REMATCH[1]} seed=${BASH_REMATCH[2]}; fi
+	case $n in
+	base6) echo "msc-small $seed $WARMUP_SHALLOW encoder_norm=pre,decoder_norm=pre,dropout=0.1" ;;
+	msc6) echo "msc-6 $seed $WARMUP_SHALLOW -" ;;
+	msc36) echo "msc-36 $seed $WARMUP_DEEP -" ;;
+	dlcl36) echo "dlcl-pre-36 $seed $WARMUP_DEEP -" ;;
+	transparent36) echo "transparent-36 $seed $WARMUP_DEEP -" ;;
+	plain36) echo "deep-pre-36 $seed $WARMUP_DEEP -" ;;
+	msc36-add) echo "msc-36 $seed $WARMUP_DEEP deep.fusion=add" ;;
+	msc36-ffn) echo "msc-36 $seed $WARMUP_DEEP deep.context=ffn" ;;
+	msc36-noctxenc) echo "msc-36 $seed $WARMUP_DEEP deep.context_enc_attn=false" ;;
+	msc36-noctx) echo "msc-36 $seed $WARMUP_DEEP deep.context=none" ;;
+	msc72) echo "msc-72 $seed $WARMUP_DEEP -" ;;
+	dlcl72) echo "dlcl-pre-72 $seed $WARMUP_DEEP -" ;;
+	transparent72) echo "transparent-72 $seed $WARMUP_DEEP -" ;;
+	*) return 1 ;;
+	esac
+}
+
+# budget: prints B when it is known (B in the environment, or computed).
+budget() {
+	if [ -n "${B:-}" ]; then echo "$B"; return 0; fi
+	[ -s "$WORK/budget/B" ] || return 1
+	cat "$WORK/budget/B"
+}
+
+# train_args NAME THREADS: the strata train arguments of a system. base6
+# (seed 1) trains until dev BLEU stops improving and keeps every
+# checkpoint; every other system trains to exactly B with patience off.
+train_args() {
+	local name=$1 threads=$2 preset seed warmup sets kv b
+	read -r preset seed warmup sets <<<"$(spec "$name")"
+	ARGS=(--preset "$preset")
+	[ "$sets" = - ] || for kv in ${sets//,/ }; do ARGS+=(--set "$kv"); done
+	for kv in $SET; do ARGS+=(--set "$kv"); done
+	[ "$name" = msc72 ] && ARGS+=(--l2 encoder=1e-5)
+	ARGS+=(--max-tokens "$MAX_TOKENS" --lr "$LR" --warmup-updates "$warmup")
+	if [ "$name" = base6 ]; then
+		ARGS+=(--max-epoch "$MAX_EPOCH" --validate-interval-updates "$VALID_EVERY"
+			--save-interval-updates "$VALID_EVERY" --log-interval 100 --eval-bleu "$EVAL_BLEU"
+			--best-checkpoint-metric bleu --patience "$PATIENCE" --keep-last 1000)
+	else
+		b=$(budget) || return 1
+		ARGS+=(--max-update "$b" --validate-interval-updates "$VALID_EVERY"
+			--save-interval-updates "$VALID_EVERY" --log-interval 100 --keep-last 3)
+	fi
+	ARGS+=(--log-grad-norms)
+	[ -n "$STOP_TIME" ] && ARGS+=(--stop-time "$STOP_TIME")
+	ARGS+=(--threads "$threads" --seed "$seed" --resume)
+}
+
+# train NAME THREADS: trains until the system's stop and records why in
+# RUN/.done; returns 1 when it stopped before (time limit, Ctrl-C, or B not
+# known yet: rerun to continue) and 2 when strata train failed.
+train() {
+	local name=$1 dir=$WORK/runs/$1 rc=0 why=""
+	[ -e "$dir/.done" ] && return 0
+	if ! train_args "$name" "$2"; then
+		log "train $name: waits for the budget B (base6 has not finished; then: run.sh budget)"
+		return 1
+	fi
+	mkdir -p "$dir"
+	log "train $name: ${ARGS[*]}; log $dir/train.log"
+	echo "--- $(date -u +%FT%TZ) $name" >>"$dir/train.log"
+	"$STRATA" train --data "$DATA" --save-dir "$dir" "${ARGS[@]}" >>"$dir/train.log" 2>&1 || rc=$?
+	awk '/^--- /{d=0} /done: /{d=1} END{exit d ? 0 : 1}' "$dir/train.log" &&
+		why=$(sed -n 's/.*done: //p' "$dir/train.log" | tail -n 1)
+	case "$rc:$why" in
+	0:*"did not improve"*) echo "converged: $why" >"$dir/.done" ;;
+	0:*"max_epoch"*) echo "cap: $why" >"$dir/.done" ;;
+	0:*"reached max_update"*) echo "budget: $why" >"$dir/.done" ;;
+	0:* | 130:* | 143:*)
+		log "train $name: stopped before its end${why:+ ($why)}; rerun the same command to continue"
+		return 1
+		;;
+	*)
+		log "train $name: strata train failed (exit $rc); the end of $dir/train.log:"
+		tail -n 5 "$dir/train.log" >&2
+		return 2
+		;;
+	esac
+	log "train $name: $(cat "$dir/.done")"
+}
+
+# ckpt RUN U: the numbered checkpoint of RUN at update U.
+ckpt() { echo "$1/checkpoint_$2.bin"; }
+
+# avg3 RUN U OUT: the average of RUN's checkpoints at U-1000, U-500 and U
+# (VALID_EVERY apart), the study's checkpoint rule.
+avg3() {
+	local run=$1 u=$2 out=$3 step=$VALID_EVERY
+	[ -s "$out" ] && return 0
+	"$STRATA" average --output "$out.tmp" "$(ckpt "$run" $((u - 2 * step)))" "$(ckpt "$run" $((u - step)))" "$(ckpt "$run" "$u")" >/dev/null
+	mv "$out.tmp" "$out"
+}
+
+# bleu HYP REF: the corpus BLEU of HYP.
+bleu() { "$STRATA" eval -i "$1" --ref "$2" -m bleu --json | sed 's/.*"score":\([0-9.]*\).*/\1/'; }
+
+# translate MODEL SRC OUT: beam search into OUT, written only when complete.
+translate() {
+	[ -s "$3" ] && return 0
+	"$STRATA" translate -m "$1" --data "$DATA" -i "$2" -o "$3.tmp" --beam "$BEAM" --threads "$THREADS" 2>>"$WORK/translate.log"
+	[ "$(wc -l <"$3.tmp")" -eq "$(wc -l <"$2")" ] || { log "translate $1: line count differs from $2"; exit 4; }
+	mv "$3.tmp" "$3"
+}
+
+# compute_budget: B from base6's finished run (the design's rule), capped by
+# the measured rates of the 36-layer systems when they are known.
+compute_budget() {
+	local run=$WORK/runs/base6 dir=$WORK/budget u first best=-1 b capped
+	[ -s "$dir/B" ] && return 0
+	[ -e "$run/.done" ] || { log "budget: base6 has not finished"; return 0; }
+	mkdir -p "$dir"
+	first=$((3 * VALID_EVERY))
+	for u in $(ls "$run" | sed -n 's/^checkpoint_\([0-9]*\)\.bin$/\1/p' | sort -n); do
+		[ "$u" -ge "$first" ] || continue
+		[ -s "$dir/avg-$u.bleu" ] && continue
+		[ -s "$(ckpt "$run" $((u - 2 * VALID_EVERY)))" ] || continue
+		log "budget: dev BLEU of base6's average at $u"
+		avg3 "$run" "$u" "$dir/avg-$u.bin"
+		translate "$dir/avg-$u.bin" "$DEV_SRC" "$dir/avg-$u.de"
+		bleu "$dir/avg-$u.de" "$DEV_REF" >"$dir/avg-$u.bleu"
+		rm -f "$dir/avg-$u.bin"
+	done
+	for f in "$dir"/avg-*.bleu; do
+		u=${f##*/avg-} u=${u%.bleu}
+		printf '%s\t%s\n' "$u" "$(cat "$f")"
+	done | sort -n >"$dir/curve.tsv"
+	b=$(awk -F'\t' '{u[NR]=$1; s[NR]=$2; if ($2 > best) best=$2} END {for (i = 1; i <= NR; i++) if (s[i] >= best - 1) {print u[i]; exit}}' "$dir/curve.tsv")
+	capped=$(rate_cap)
+	if [ -n "$capped" ] && [ "$capped" -lt "$b" ]; then
+		log "budget: B=$b exceeds $BUDGET_HOURS machine-hours for the 36-layer runs; capped at $capped"
+		echo "rule $b, capped by cost at $capped ($BUDGET_HOURS h at the rates in rates.tsv)" >"$dir/why"
+		b=$capped
+	else
+		echo "rule $b${capped:+ (cost cap $capped not binding)}" >"$dir/why"
+	fi
+	echo "$b" >"$dir/B"
+	log "budget: B = $b ($(cat "$dir/why")); dev BLEU of the averages in $dir/curve.tsv"
+}
+
+# rate_cap: the largest multiple of VALID_EVERY updates that the 36-layer
+# runs afford in BUDGET_HOURS, from rates.tsv (empty when not measured).
+rate_cap() {
+	local f=$WORK/budget/rates.tsv
+	[ -s "$f" ] || return 0
+	awk -F'\t' -v h="$BUDGET_HOURS" -v step="$VALID_EVERY" -v deep="$DEEP36" '
+		BEGIN { n = split(deep, d, " "); for (i = 1; i <= n; i++) want[d[i]] = 1 }
+		{ sub(/-s[0-9]+$/, "", $1); rate[$1] = $2 }
+		END {
+			for (s in want) { base = s; sub(/-s[0-9]+$/, "", base); if (!(base in rate)) exit; hours += 1 / rate[base] }
+			printf "%d\n", int(h / hours / step) * step
+		}' "$f"
+}
+
+# measure_rates: each deep system's updates per hour over RATE_TIME of
+# training from update 0, in a scratch run that is deleted afterwards.
+measure_rates() {
+	local name dir n f=$WORK/budget/rates.tsv
+	mkdir -p "$WORK/budget" "$WORK/rates"
+	for name in msc36 dlcl36 transparent36 plain36 msc72; do
+		grep -q "^$name	" "$f" 2>/dev/null && continue
+		dir=$WORK/rates/$name
+		rm -rf "$dir"
+		B=1000000 STOP_TIME=$RATE_TIME train_args "$name" "$THREADS"
+		log "rates: $name for $RATE_TIME"
+		"$STRATA" train --data "$DATA" --save-dir "$dir" "${ARGS[@]}" --save-interval-updates 1000000 >"$WORK/rates/$name.log" 2>&1 || true
+		n=$(grep -o '"update":[0-9]*' "$dir/metrics.jsonl" | tail -n 1 | cut -d: -f2)
+		printf '%s\t%s\n' "$name" "$(awk -v n="${n:-0}" -v t="$RATE_TIME" 'BEGIN { s = t + 0; if (t ~ /m$/) s *= 60; if (t ~ /h$/) s *= 3600; printf "%.0f", n * 3600 / s }')" >>"$f"
+		rm -rf "$dir"
+	done
+	cat "$f"
+}
+
+# evaluate NAME: averages the system's checkpoints at B, translates the
+# test set, scores it.
+evaluate() {
+	local name=$1 b run=$WORK/runs/$1
+	[ -s "$WORK/scores/$name.json" ] && return 0
+	b=$(budget) || return 0
+	mkdir -p "$WORK/models" "$WORK/hyp" "$WORK/scores"
+	log "evaluate $name: average of its checkpoints at $((b - 2 * VALID_EVERY)), $((b - VALID_EVERY)), $b"
+	avg3 "$run" "$b" "$WORK/models/$name.bin"
+	translate "$WORK/models/$name.bin" "$TEST_SRC" "$WORK/hyp/$name.de"
+	"$STRATA" eval -i "$WORK/hyp/$name.de" --ref "$TEST_REF" -m bleu,chrf,ter >"$WORK/scores/$name.txt"
+	"$STRATA" eval -i "$WORK/hyp/$name.de" --ref "$TEST_REF" -m bleu,chrf,ter --json >"$WORK/scores/$name.json.tmp"
+	mv "$WORK/scores/$name.json.tmp" "$WORK/scores/$name.json"
+}
+
+# The contrasts of the design: SYSTEM:BASELINE, tested when both are scored.
+CONTRASTS="msc6:base6 msc36:base6 msc36:msc6 msc36:dlcl36 msc36:transparent36 msc36-s2:base6-s2
+	plain36:base6 dlcl36:base6 transparent36:base6
+	msc36-add:msc36 msc36-ffn:msc36 msc36-noctxenc:msc36 msc36-noctx:msc36
+	msc72:msc36 dlcl72:dlcl36 transparent72:transparent36 msc72:dlcl72 msc72:transparent72"
+
+# contrasts: a paired bootstrap (BLEU, chrF) for every contrast whose two
+# systems have test hypotheses.
+contrasts() {
+	local c sys base out
+	for c in $CONTRASTS; do
+		sys=${c%%:*} base=${c#*:} out=$WORK/scores/$sys-vs-$base.txt
+		[ -s "$WORK/hyp/$sys.de" ] && [ -s "$WORK/hyp/$base.de" ] || continue
+		[ -s "$out" ] && continue
+		"$STRATA" eval -i "$WORK/hyp/$sys.de" --ref "$TEST_REF" -m bleu,chrf --paired-bs --baseline "$WORK/hyp/$base.de" >"$out.tmp"
+		mv "$out.tmp" "$out"
+	done
+}
+
+# figures: Figure 3 (BLEU by difficulty bucket, ranked by base6's last
+# DIFF_K checkpoints up to B) and Figure 5 (per-layer gradient norms of the
+# parameters msc36 and dlcl36 share, over their first FIG5_UPDATES updates).
+figures() {
+	local b run=$WORK/runs/base6 rank=$WORK/difficulty/ranker u s k=0 hyps=()
+	b=$(budget) || return 0
+	for s in base6 msc36 msc6 dlcl36 transparent36; do
+		[ -s "$WORK/hyp/$s.de" ] && hyps+=("$s=$WORK/hyp/$s.de")
+	done
+	# redone when more systems are scored and base6's checkpoints are here
+	if [ -s "$WORK/hyp/base6.de" ] && [ -s "$WORK/hyp/msc36.de" ] && [ -s "$(ckpt "$run" "$b")" ] &&
+		[ "${hyps[*]}" != "$(cat "$WORK/difficulty/systems" 2>/dev/null)" ]; then
+		rm -rf "$WORK/difficulty"
+		mkdir -p "$rank"
+		cp "$run/run.json" "$rank/"
+		for u in $(ls "$run" | sed -n 's/^checkpoint_\([0-9]*\)\.bin$/\1/p' | sort -rn); do
+			[ "$u" -le "$b" ] && [ "$k" -lt "$DIFF_K" ] || continue
+			ln -sf "$run/checkpoint_$u.bin" "$rank/checkpoint_$u.bin"
+			k=$((k + 1))
+		done
+		log "Figure 3: buckets ranked by base6's last $k checkpoints up to $b"
+		"$STRATA" analyze difficulty --model "$rank" --last "$k" --source "$TEST_SRC" --ref "$TEST_REF" \
+			--threads "$THREADS" --output "$WORK/difficulty" "${hyps[@]}" >"$WORK/scores/difficulty.md"
+		echo "$k" >"$WORK/difficulty/k"
+		echo "${hyps[*]}" >"$WORK/difficulty/systems"
+		rm -rf "$rank"
+		mkdir -p "$RESULTS/figures"
+		rm -rf "$RESULTS/figures/difficulty"
+		cp -R "$WORK/difficulty" "$RESULTS/figures/difficulty"
+		cp "$WORK/scores/difficulty.md" "$RESULTS/figures/"
+	fi
+	if [ -s "$WORK/runs/msc36/metrics.jsonl" ] && [ -s "$WORK/runs/dlcl36/metrics.jsonl" ] && [ ! -e "$WORK/fig5/.done" ]; then
+		mkdir -p "$WORK/fig5"
+		"$STRATA" analyze grad-norms --params shared --updates "$FIG5_UPDATES" --log-y --out "$WORK/fig5/shared" \
+			"$WORK/runs/msc36" "$WORK/runs/dlcl36" >"$WORK/fig5/shared.txt" && touch "$WORK/fig5/.done"
+		mkdir -p "$RESULTS/figures"
+		rm -rf "$RESULTS/figures/fig5"
+		cp -R "$WORK/fig5" "$RESULTS/figures/fig5"
+	fi
+	return 0
+}
+
+# status: one line per system, from its run directory.
+status() {
+	local name dir state
+	printf '| system | state | updates | last valid loss (bits) |\n|---|---|---:|---:|\n'
+	for name in $SYSTEMS; do
+		dir=$WORK/runs/$name
+		if [ -e "$dir/.done" ]; then state=$(cat "$dir/.done")
+		elif [ -e "$dir/metrics.jsonl" ]; then state="in training"
+		else state="not started"; fi
+		printf '| %s | %s | %s | %s |\n' "$name" "$state" \
+			"$(grep -o '"update":[0-9]*' "$dir/metrics.jsonl" 2>/dev/null | tail -n 1 | cut -d: -f2)" \
+			"$(grep '"type":"valid"' "$dir/metrics.jsonl" 2>/dev/null | tail -n 1 | grep -o '"loss":[0-9.]*' | cut -d: -f2)"
+	done
+	[ -s "$WORK/budget/B" ] && echo "B = $(cat "$WORK/budget/B") ($(cat "$WORK/budget/why" 2>/dev/null))"
+	return 0
+}
+
+# archive NAME: copies a trained and evaluated system into RESULTS: the
+# reason training stopped, run.json, train.log and metrics.jsonl (gzipped),
+# the test hypotheses and scores. No weights.
+archive() {
+	local name=$1 run=$WORK/runs/$1 dst=$RESULTS/$1
+	[ -e "$dst/.archived" ] && return 0
+	[ -e "$run/.done" ] && [ -s "$WORK/scores/$name.json" ] || return 0
+	rm -rf "$dst"
+	mkdir -p "$dst"
+	cp "$run/.done" "$run/run.json" "$dst/"
+	gzip -9c "$run/train.log" >"$dst/train.log.gz"
+	gzip -9c "$run/metrics.jsonl" >"$dst/metrics.jsonl.gz"
+	cp "$WORK/hyp/$name.de" "$dst/test.de"
+	cp "$WORK/scores/$name.txt" "$WORK/scores/$name.json" "$dst/"
+	budget >"$dst/B"
+	[ "$name" = base6 ] && cp -R "$WORK/budget" "$dst/budget" && rm -f "$dst"/budget/*.bin
+	date -u +%FT%TZ >"$dst/.archived"
+	log "archived $name in $dst (add it to git)"
+}
+
+# restore: puts archived systems back into a WORK that lacks them, so that
+# they are neither trained nor decoded again.
+restore() {
+	local dst name run
+	if [ -d "$RESULTS/figures/difficulty" ] && [ ! -s "$WORK/difficulty/difficulty.json" ]; then
+		mkdir -p "$WORK"
+		mkdir -p "$WORK/scores"
+		cp -R "$RESULTS/figures/difficulty" "$WORK/difficulty"
+		cp "$RESULTS/figures/difficulty.md" "$WORK/scores/"
+	fi
+	[ -e "$RESULTS/figures/fig5/.done" ] && [ ! -e "$WORK/fig5/.done" ] && cp -R "$RESULTS/figures/fig5" "$WORK/fig5"
+	for dst in "$RESULTS"/*/; do
+		[ -e "$dst/.archived" ] || continue
+		name=$(basename "$dst") run=$WORK/runs/$name
+		[ -e "$run/.done" ] && [ -s "$WORK/scores/$name.json" ] && continue
+		mkdir -p "$run" "$WORK/hyp" "$WORK/scores" "$WORK/budget"
+		cp "$dst/.done" "$dst/run.json" "$run/"
+		gzip -dc "$dst/train.log.gz" >"$run/train.log"
+		gzip -dc "$dst/metrics.jsonl.gz" >"$run/metrics.jsonl"
+		cp "$dst/test.de" "$WORK/hyp/$name.de"
+		cp "$dst/$name.txt" "$dst/$name.json" "$WORK/scores/"
+		[ -s "$WORK/budget/B" ] || cp "$dst/B" "$WORK/budget/B"
+		[ -d "$dst/budget" ] && cp -Rn "$dst/budget/." "$WORK/budget/"
+		log "restored $name from $dst (trained and evaluated; no checkpoint)"
+	done
+	return 0
+}
