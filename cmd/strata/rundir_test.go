@@ -26,7 +26,7 @@ func TestRerunKeepsTheRun(t *testing.T) {
 	save := filepath.Join(t.TempDir(), "run")
 	run(t, trainArgs(data, save, "--max-update", "4", "--save-interval-updates", "2")...)
 	run(t, trainArgs(data, save, "--max-update", "6", "--save-interval-updates", "2")...)
-	recs, err := train.ReadMetrics(save)
+	recs, err := rundir.ReadMetrics(save)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestMetricsCompleteAtCheckpoint(t *testing.T) {
 		}
 	}
 	e, _ := rundir.Inspect(save) // the checkpoint may have moved on before the kill
-	recs, err := train.ReadMetrics(save)
+	recs, err := rundir.ReadMetrics(save)
 	if err != nil {
 		t.Fatal(err)
 	}

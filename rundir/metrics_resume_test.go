@@ -1,17 +1,15 @@
-package train
+package rundir
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/strata-nmt/strata/rundir"
 )
 
 // A resume record supersedes the records past its update, and a line a
 // crash cut short just before it is not an error.
 func TestReadMetricsResume(t *testing.T) {
-	p := filepath.Join(t.TempDir(), rundir.MetricsFile)
+	p := filepath.Join(t.TempDir(), MetricsFile)
 	os.WriteFile(p, []byte(`{"type":"train","update":1}
 {"type":"train","update":2}
 {"type":"train","update":3}

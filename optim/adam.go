@@ -1,4 +1,8 @@
-package train
+// Package optim holds the optimiser strata trains with (Adam with
+// fairseq's semantics). It sits beside model, below train, so that
+// training and the analyses that fit their own small models (the LLR
+// probes) share one implementation without analysis depending on train.
+package optim
 
 import (
 	"fmt"
