@@ -68,7 +68,8 @@ func statusMarkdown(w io.Writer, sts []*rundir.Status) error {
 	for _, s := range sts {
 		best, at := "–", "–"
 		if s.Best != nil {
-			best, at = fmt.Sprintf("%s %.3f", s.Best.Metric, s.Best.Value), fmt.Sprint(s.Best.Update)
+			// four decimals, as metrics.jsonl holds it
+			best, at = fmt.Sprintf("%s %.4f", s.Best.Metric, s.Best.Value), fmt.Sprint(s.Best.Update)
 			if s.Best.Metric == "bleu" {
 				best = fmt.Sprintf("BLEU %.2f", s.Best.Value)
 			}
