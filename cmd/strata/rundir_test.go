@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/strata-nmt/strata/rundir"
-	"github.com/strata-nmt/strata/train"
 )
 
 func trainArgs(data, save string, extra ...string) []string {
