@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/strata-nmt/strata/train"
+	"github.com/strata-nmt/strata/rundir"
 )
 
 // LayerGradNorms is one encoder layer's gradient norm over training
@@ -29,10 +29,10 @@ var encoderLayer = regexp.MustCompile(`^encoder\.(?:blocks\.(\d+)\.)?layers\.(\d
 // ReadEncoderGradNorms returns the encoder layers' gradient norms of the
 // training records up to maxUpdate (0: all), bottom layer first: the norm
 // over all of a layer's parameters, or with shared over the parameters every
-// architecture's layer has (self-attention and FFN; see train.LayerGradNorms),
+// architecture's layer has (self-attention and FFN; see LayerGradNorms in train),
 // which compares an MSC layer with a plain one like for like.
 func ReadEncoderGradNorms(path string, maxUpdate int, shared bool) ([]*LayerGradNorms, error) {
-	recs, err := train.ReadMetrics(path)
+	recs, err := rundir.ReadMetrics(path)
 	if err != nil {
 		return nil, err
 	}

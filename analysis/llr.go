@@ -7,11 +7,11 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"time"
 
 	"github.com/strata-nmt/strata/decode"
 	"github.com/strata-nmt/strata/engine"
+	"github.com/strata-nmt/strata/internal/textio"
 )
 
 // LLROptions configure layer-wise language recognition.
@@ -129,9 +129,9 @@ func (r *LLRResult) LayerNames() []string {
 	return out
 }
 
-// ReadLLR reads an llr.json.
+// ReadLLR reads an llr.json (or its gzipped copy, llr.json.gz).
 func ReadLLR(path string) (*LLRResult, error) {
-	b, err := os.ReadFile(path)
+	b, err := textio.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

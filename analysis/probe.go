@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/strata-nmt/strata/engine"
-	"github.com/strata-nmt/strata/train"
+	"github.com/strata-nmt/strata/optim"
 )
 
 // ProbeInput is the data of one probe for one batch: rows Rows of the
@@ -25,7 +25,7 @@ type Probes struct {
 	n, d, classes int
 	params        *engine.Params
 	w, b          []*engine.Tensor
-	adam          *train.Adam
+	adam          *optim.Adam
 	lr            float64
 	g, ig         *engine.Graph // training and evaluation graphs
 }
@@ -49,7 +49,7 @@ func NewProbes(n, d, classes int, lr float64, seed uint64) (*Probes, error) {
 		p.w, p.b = append(p.w, w), append(p.b, b)
 	}
 	var err error
-	p.adam, err = train.NewAdam(p.params.List(), train.AdamConfig{Beta1: 0.9, Beta2: 0.999, Eps: 1e-8})
+	p.adam, err = optim.NewAdam(p.params.List(), optim.AdamConfig{Beta1: 0.9, Beta2: 0.999, Eps: 1e-8})
 	return p, err
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/strata-nmt/strata/internal/atomicfile"
+	"github.com/strata-nmt/strata/internal/textio"
 	"github.com/strata-nmt/strata/plot"
 )
 
@@ -23,9 +24,10 @@ func WriteJSON(path string, v any) error {
 	return atomicfile.WriteFile(path, append(b, '\n'))
 }
 
-// ReadMatrix reads a matrix.json written by EvalMatrix's caller.
+// ReadMatrix reads a matrix.json written by EvalMatrix's caller (or its
+// gzipped copy, matrix.json.gz).
 func ReadMatrix(path string) (*MatrixResult, error) {
-	b, err := os.ReadFile(path)
+	b, err := textio.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -188,15 +190,9 @@ func SummaryMarkdownReported(w io.Writer, rows []SummaryRow, reported map[string
 		if reported == nil {
 			return ""
 		}
-		var r *Reported
 		// a snapshot's label (NAME@UPDATE, the zero-shot recipe's
 		// interim tables) reads the system's scores
-		base, _, _ := strings.Cut(name, "@")
-		if v, ok := reported[name]; ok {
-			r = &v
-		} else if v, ok := reported[base]; ok {
-			r = &v
-		}
+		r := reportedFor(reported, name)
 		return fmt.Sprintf(" %s | %s |", r.zeroShotCell(), r.supervisedCell())
 	}
 	var sigs []*Significance

@@ -14,9 +14,9 @@ import (
 // against its target without transcribing numbers by hand. NaN marks a
 // score the source does not give.
 type Reported struct {
-	ZeroShotBLEU      float64
-	ZeroShotOffTarget float64 // percent, as papers print it
-	SupervisedBLEU    float64
+	ZeroShotBLEU      float64 `json:"zero_shot_bleu"`
+	ZeroShotOffTarget float64 `json:"zero_shot_off_target_percent"` // percent, as papers print it
+	SupervisedBLEU    float64 `json:"supervised_bleu"`
 }
 
 // ReportedPivot is the name under which a reported file gives the pivot

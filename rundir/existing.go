@@ -34,14 +34,8 @@ func Inspect(dir string) (*Existing, error) {
 		e.Info = &info
 	}
 	if p := filepath.Join(dir, LastCheckpoint); fileExists(p) {
-		// the fields of train's checkpoint header this needs
-		var meta struct {
-			Config model.Config `json:"config"`
-			State  struct {
-				Update int `json:"update"`
-			} `json:"state"`
-		}
-		if err := engine.ReadFileMeta(p, &meta); err != nil {
+		meta, err := readCheckpointMeta(p)
+		if err != nil {
 			return nil, err
 		}
 		e.Checkpoint, e.Update = &meta.Config, meta.State.Update
@@ -51,6 +45,21 @@ func Inspect(dir string) (*Existing, error) {
 		return nil, nil
 	}
 	return e, nil
+}
+
+// checkpointMeta holds the fields of train's checkpoint header that
+// inspecting a run directory needs.
+type checkpointMeta struct {
+	Config model.Config `json:"config"`
+	State  struct {
+		Update int `json:"update"`
+	} `json:"state"`
+}
+
+func readCheckpointMeta(path string) (checkpointMeta, error) {
+	var meta checkpointMeta
+	err := engine.ReadFileMeta(path, &meta)
+	return meta, err
 }
 
 // Differences lists the model and data settings in which a new run (info,

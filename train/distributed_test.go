@@ -80,7 +80,7 @@ func sameLosses(t *testing.T, got, want []float64) {
 // read as ReadMetrics reads it (a resumed run's "resume" record supersedes
 // what was logged after its checkpoint; the file itself is append-only).
 func metricsUpdates(t *testing.T, dir string) map[int]int {
-	recs, err := ReadMetrics(dir)
+	recs, err := rundir.ReadMetrics(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

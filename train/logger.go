@@ -67,7 +67,7 @@ func newLogger(o Options, update int, write bool) (*logger, error) {
 
 // markStart appends, to a metrics file that already has records, a
 // "resume" record naming the update this invocation starts from: the file
-// is only ever appended to, and ReadMetrics drops the earlier records past
+// is only ever appended to, and rundir.ReadMetrics drops the earlier records past
 // that update (written after the checkpoint resumed from), so each update
 // is read once. A last line cut short by a crash is ended first, so that
 // the marker starts a line of its own.
@@ -83,7 +83,7 @@ func (l *logger) markStart(update int) error {
 	if last[0] != '\n' {
 		l.buf = append(l.buf, '\n')
 	}
-	l.record(map[string]any{"type": RecordResume, "update": update})
+	l.record(map[string]any{"type": rundir.RecordResume, "update": update})
 	return l.flush()
 }
 
@@ -181,6 +181,17 @@ func (l *logger) valid(st State, loss float64, extra map[string]float64) {
 	l.flush()
 	l.line(fmt.Sprintf("valid | epoch %d | update %d | nll %.3f bits | ppl %.2f | best %.3f%s",
 		st.Epoch, st.Update, loss, math.Exp2(loss), st.BestValid, strings.Join(parts, "")))
+}
+
+// stop appends the stop record (rundir.RecordStop) after the run's last
+// checkpoint, so that readers of metrics.jsonl know whether and why it
+// ended.
+func (l *logger) stop(st State, reason, why string) error {
+	if l == nil {
+		return nil
+	}
+	l.record(map[string]any{"type": rundir.RecordStop, "update": st.Update, "epoch": st.Epoch, "reason": reason, "message": why})
+	return l.flush()
 }
 
 // line prints a permanent message, moving past a live status line.

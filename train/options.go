@@ -1,6 +1,7 @@
-// Package train runs training: Adam with an inverse-sqrt warm-up schedule,
-// label-smoothed cross-entropy, gradient accumulation and clipping,
-// validation, early stopping, atomic checkpoints and exact resumption.
+// Package train runs training: Adam (package optim) with an inverse-sqrt
+// warm-up schedule, label-smoothed cross-entropy, gradient accumulation and
+// clipping, validation, early stopping, atomic checkpoints and exact
+// resumption.
 package train
 
 import (
@@ -11,6 +12,7 @@ import (
 
 	"github.com/strata-nmt/strata/engine/mpi"
 	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/optim"
 )
 
 // Options configure a run. Zero values mean the defaults of Defaults().
@@ -23,12 +25,12 @@ type Options struct {
 	WarmupInitLR  float64 `yaml:"warmup_init_lr"`
 	// LRScheduler names the decay after warm-up (NewSchedule; empty:
 	// inverse_sqrt); MinLR is where cosine and polynomial_decay end.
-	LRScheduler    string     `yaml:"lr_scheduler"`
-	MinLR          float64    `yaml:"min_lr"`
-	Adam           AdamConfig `yaml:"-"`
-	ClipNorm       float64    `yaml:"clip_norm"`
-	LabelSmoothing float32    `yaml:"label_smoothing"`
-	UpdateFreq     int        `yaml:"update_freq"`
+	LRScheduler    string           `yaml:"lr_scheduler"`
+	MinLR          float64          `yaml:"min_lr"`
+	Adam           optim.AdamConfig `yaml:"-"`
+	ClipNorm       float64          `yaml:"clip_norm"`
+	LabelSmoothing float32          `yaml:"label_smoothing"`
+	UpdateFreq     int              `yaml:"update_freq"`
 
 	MaxUpdate int `yaml:"max_update"`
 	MaxEpoch  int `yaml:"max_epoch"`
@@ -83,7 +85,7 @@ type Options struct {
 func Defaults() Options {
 	return Options{
 		Seed: 1, LR: 5e-4, WarmupUpdates: 4000, ClipNorm: 0, LabelSmoothing: 0.1, UpdateFreq: 1,
-		Adam:     AdamConfig{Beta1: 0.9, Beta2: 0.98, Eps: 1e-8},
+		Adam:     optim.AdamConfig{Beta1: 0.9, Beta2: 0.98, Eps: 1e-8},
 		MaxEpoch: 0, MaxUpdate: 0, KeepLast: 5, MaxBadUpdates: 10, LogInterval: 100,
 	}
 }

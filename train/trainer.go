@@ -11,6 +11,7 @@ import (
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/engine/blas"
 	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/optim"
 	"github.com/strata-nmt/strata/rundir"
 )
 
@@ -38,7 +39,7 @@ type run struct {
 	m     model.Model
 	w     *Workers
 	g     *engine.Graph // worker 0's: the run's dropout RNG state
-	adam  *Adam
+	adam  *optim.Adam
 	sched Schedule
 	src   Source
 	valid []model.Batch
@@ -82,7 +83,7 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 	} else if err := os.MkdirAll(opts.SaveDir, 0o755); err != nil {
 		return nil, err
 	}
-	adam, err := NewAdam(m.Params().List(), opts.Adam)
+	adam, err := optim.NewAdam(m.Params().List(), opts.Adam)
 	if err != nil {
 		return nil, err
 	}
@@ -131,23 +132,25 @@ func (r *run) logf(format string, args ...any) {
 	}
 }
 
-func (r *run) done(start time.Time) (bool, string) {
+// done returns why training stops now, as a stop reason (rundir.Stop*)
+// and in words; an empty reason means it goes on.
+func (r *run) done(start time.Time) (reason, why string) {
 	o := r.opts
 	switch {
 	case o.MaxTime > 0 && time.Since(start) >= o.MaxTime:
-		return true, fmt.Sprintf("reached the time limit of %s", o.MaxTime)
+		return rundir.StopTimeLimit, fmt.Sprintf("reached the time limit of %s", o.MaxTime)
 	case o.MaxUpdate > 0 && r.st.Update >= o.MaxUpdate:
-		return true, fmt.Sprintf("reached max_update %d", o.MaxUpdate)
+		return rundir.StopMaxUpdate, fmt.Sprintf("reached max_update %d", o.MaxUpdate)
 	case o.MaxEpoch > 0 && r.st.Epoch > o.MaxEpoch:
-		return true, fmt.Sprintf("reached max_epoch %d", o.MaxEpoch)
+		return rundir.StopMaxEpoch, fmt.Sprintf("reached max_epoch %d", o.MaxEpoch)
 	case o.Patience > 0 && r.st.BadValid >= o.Patience:
 		what := "validation loss"
 		if o.scoreMetric() {
 			what = "validation " + o.BestMetric
 		}
-		return true, fmt.Sprintf("%s did not improve for %d validations", what, o.Patience)
+		return rundir.StopPatience, fmt.Sprintf("%s did not improve for %d validations", what, o.Patience)
 	}
-	return false, ""
+	return "", ""
 }
 
 func (r *run) loop(ctx context.Context) error {
@@ -159,7 +162,8 @@ func (r *run) loop(ctx context.Context) error {
 		}
 	}()
 	for {
-		stop, why := r.done(start)
+		reason, why := r.done(start)
+		stop := reason != ""
 		interrupted := ctx.Err() != nil || (r.opts.StopAfter > 0 && r.st.Update-startUpdates >= r.opts.StopAfter)
 		if r.d.multi() {
 			// the ranks stop together: a time limit or a signal may reach
@@ -169,18 +173,24 @@ func (r *run) loop(ctx context.Context) error {
 				return err
 			}
 			if stop && why == "" {
-				why = fmt.Sprintf("reached the time limit of %s", r.opts.MaxTime)
+				reason, why = rundir.StopTimeLimit, fmt.Sprintf("reached the time limit of %s", r.opts.MaxTime)
 			}
 		}
 		if stop {
 			r.res.Stopped = why
 			r.logf("done: %s", why)
-			return r.finish()
+			if err := r.finish(); err != nil {
+				return err
+			}
+			return r.log.stop(r.st, reason, why)
 		}
 		if interrupted {
 			r.res.Stopped = "interrupted"
 			r.logf("interrupted at update %d: saving checkpoint", r.st.Update)
-			return r.saveCheckpoint()
+			if err := r.saveCheckpoint(); err != nil {
+				return err
+			}
+			return r.log.stop(r.st, rundir.StopInterrupted, fmt.Sprintf("interrupted at update %d", r.st.Update))
 		}
 		n, batch := r.src.Epoch(r.st.Epoch)
 		if r.st.BatchIndex >= n {

@@ -24,6 +24,7 @@ import (
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/engine/blas"
 	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/optim"
 	"github.com/strata-nmt/strata/train"
 )
 
@@ -84,7 +85,7 @@ func main() {
 		return
 	}
 	m, w := newModel(o)
-	adam, err := train.NewAdam(m.Params().List(), train.AdamConfig{Beta1: 0.9, Beta2: 0.98, Eps: 1e-8})
+	adam, err := optim.NewAdam(m.Params().List(), optim.AdamConfig{Beta1: 0.9, Beta2: 0.98, Eps: 1e-8})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func newModel(o options) (*model.Transformer, *train.Workers) {
 }
 
 // run trains over the batches and returns the result fields.
-func run(o options, m *model.Transformer, w *train.Workers, adam *train.Adam, sched train.InverseSqrt,
+func run(o options, m *model.Transformer, w *train.Workers, adam *optim.Adam, sched train.InverseSqrt,
 	batches []model.Batch) map[string]any {
 	tokensPerStep := o.batch * o.tgtLen
 	var timed, cpu time.Duration

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-nmt/strata/plot"
-	"github.com/strata-nmt/strata/train"
+	"github.com/strata-nmt/strata/rundir"
 )
 
 func init() {
@@ -20,7 +20,7 @@ func init() {
 		RunE: func(cmd *cobra.Command, runs []string) error {
 			var series []plot.Series
 			for _, run := range runs {
-				recs, err := train.ReadMetrics(run)
+				recs, err := rundir.ReadMetrics(run)
 				if err != nil {
 					return err
 				}
@@ -46,7 +46,7 @@ func init() {
 
 // lossSeries returns the training loss (nll, averaged over windows of
 // smooth updates) and the validation nll.
-func lossSeries(recs []train.Record, smooth int) (tr, va plot.Series) {
+func lossSeries(recs []rundir.Record, smooth int) (tr, va plot.Series) {
 	smooth = max(smooth, 1)
 	var sum float64
 	n := 0

@@ -202,9 +202,9 @@ func fileExists(p string) bool {
 func evalMatrixTableCmd() *cobra.Command {
 	var baseline, reported, lidModel string
 	var samples int
-	var againstPivot bool
+	var againstPivot, asJSON bool
 	cmd := &cobra.Command{
-		Use:   "table NAME=MATRIX.json ... [--baseline NAME] [--reported FILE]",
+		Use:   "table NAME=MATRIX.json ... [--baseline NAME] [--reported FILE] [--json]",
 		Short: "Compare systems in the layout of the paper's Table 2 (Markdown on stdout)",
 		Long: `Prints one row per system (zero-shot and supervised averages) and the pivot
 rows. With --baseline NAME, every other system is tested against NAME in
@@ -219,7 +219,9 @@ eval-matrix used), the averages' off-target rates are tested too. With
 same way against its own pivoting through the hub language (the paper's
 row #0). With --reported FILE,
 published scores (e.g. the paper's column for the setting reproduced) are
-printed beside each system's own.`,
+printed beside each system's own. With --json, the same numbers, unrounded,
+are printed as a JSON array with one object per system (name, zero_shot,
+supervised, pivot_zero_shot, reported, significance) for scripts.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rows, paths, err := readSummaryRows(args)
@@ -254,6 +256,9 @@ printed beside each system's own.`,
 					return err
 				}
 			}
+			if asJSON {
+				return analysis.SummaryJSON(cmd.OutOrStdout(), rows, rep)
+			}
 			return analysis.SummaryMarkdownReported(cmd.OutOrStdout(), rows, rep)
 		},
 	}
@@ -261,6 +266,7 @@ printed beside each system's own.`,
 	cmd.Flags().StringVar(&reported, "reported", "", "published scores to print beside each system's (a file of lines NAME ZERO-SHOT-BLEU OFF-TARGET-% SUPERVISED-BLEU, - for none; NAME \"pivot\" for the pivot rows)")
 	cmd.Flags().IntVar(&samples, "bootstrap-samples", metrics.DefaultBootstrapSamples, "paired bootstrap resamples")
 	cmd.Flags().BoolVar(&againstPivot, "against-pivot", false, "test every system's direct zero-shot translation against its pivoting through the hub (matrices evaluated with pivoting)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the table as JSON (one object per system) instead of Markdown")
 	cmd.Flags().StringVar(&lidModel, "lid-model", "", "with --baseline or --against-pivot: the fastText language-ID model eval-matrix used, to test the difference of the off-target rates too")
 	return cmd
 }

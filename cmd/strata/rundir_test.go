@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/strata-nmt/strata/rundir"
-	"github.com/strata-nmt/strata/train"
 )
 
 func trainArgs(data, save string, extra ...string) []string {
@@ -26,7 +25,7 @@ func TestRerunKeepsTheRun(t *testing.T) {
 	save := filepath.Join(t.TempDir(), "run")
 	run(t, trainArgs(data, save, "--max-update", "4", "--save-interval-updates", "2")...)
 	run(t, trainArgs(data, save, "--max-update", "6", "--save-interval-updates", "2")...)
-	recs, err := train.ReadMetrics(save)
+	recs, err := rundir.ReadMetrics(save)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +80,7 @@ func TestMetricsCompleteAtCheckpoint(t *testing.T) {
 		}
 	}
 	e, _ := rundir.Inspect(save) // the checkpoint may have moved on before the kill
-	recs, err := train.ReadMetrics(save)
+	recs, err := rundir.ReadMetrics(save)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,8 +51,8 @@ FLORES=../shared/data/flores200-devtest
 log() { printf '[en-de %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 RUN=$WORK/run
 if [ "${1:-}" = status ]; then
-	if [ -e "$RUN/.done" ]; then echo "trained: $(cat "$RUN/.done")"; fi
-	grep '"type":"valid"' "$RUN/metrics.jsonl" 2>/dev/null | tail -3 || echo "not started: $RUN"
+	if [ ! -x "$WORK/strata" ]; then mkdir -p "$WORK" && go build -o "$WORK/strata" ./cmd/strata; fi
+	"$WORK/strata" status "en-de=$RUN"
 	ls "$WORK"/scores 2>/dev/null || true
 	exit 0
 fi

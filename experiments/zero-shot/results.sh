@@ -4,15 +4,30 @@
 # sessions, and WORK (runs/, ignored by git like every checkpoint) has
 # been lost with a machine before. Once a system is trained and evaluated,
 # `archive` copies what the summaries are made of into RESULTS (tracked by
-# git, about 1.3 MB per system once compressed): the reason training
-# stopped, a thinned metrics.jsonl (every valid record, every 100th train
-# record) and the train log, the eval-matrix outputs with their kept
-# hypotheses (the paired bootstrap needs them), and the LLR probes.
+# git): the reason training stopped, a thinned metrics.jsonl (every valid
+# record, every 100th train record) and the train log, the eval-matrix
+# outputs with their kept hypotheses (the paired bootstrap needs them), and
+# the LLR probes. Hypotheses and any other text file over 100 KB are kept
+# gzipped in place (FILE.gz), which strata reads as it reads FILE (strata
+# status, eval-matrix table, analyze): about 1.3 MB per system, 2 MB for
+# the one that also keeps its pivot translations.
 # `restore` puts them back into a WORK that lacks them, so on a fresh
 # machine the same command neither trains nor evaluates a finished system
 # again, and the summaries, the significance tests and Table 4's choice of
 # rows come out as before. The checkpoints themselves are not kept (15-46
 # MB each); re-evaluating a restored system means training it again.
+
+# pack DIR: gzips DIR's hypotheses and other text files over 100 KB in
+# place (FILE becomes FILE.gz; -n keeps names and times out, so archiving
+# the same files twice gives the same bytes).
+pack() {
+	find "$1" -type f ! -name '*.gz' ! -name '*.png' \( -path '*/hyp/*.txt' -o -size +100k \) -exec gzip -9n {} +
+}
+
+# unpack DIR: the reverse, so that a restored WORK holds what strata wrote.
+unpack() {
+	find "$1" -type f -name '*.gz' -exec gzip -d {} +
+}
 
 # archived NAME: NAME's results are complete in RESULTS.
 archived() { [ -e "$RESULTS/$1/.archived" ]; }
@@ -30,6 +45,7 @@ archive() {
 	awk '!/"type":"train"/ || /"update":[0-9]*00[,}]/' "$run/metrics.jsonl" >"$dst/run/metrics.jsonl"
 	for t in l10n tatoeba flores; do cp -R "$WORK/eval/$name/$t" "$dst/eval/$t"; done
 	[ -s "$WORK/llr/$name/llr.json" ] && cp -R "$WORK/llr/$name" "$dst/llr"
+	pack "$dst"
 	date -u +%FT%TZ >"$dst/.archived"
 	log "archived $name's results in $dst (add them to git)"
 }
@@ -57,7 +73,8 @@ restore() {
 		local run=$WORK/runs/$name did=""
 		if [ ! -e "$run/.done" ]; then
 			mkdir -p "$run"
-			cp "$dst/run/.done" "$dst/run/run.json" "$dst/run/train.log" "$dst/run/metrics.jsonl" "$run/"
+			cp "$dst/run/.done" "$dst/run/run.json" "$dst"/run/train.log* "$dst"/run/metrics.jsonl* "$run/"
+			unpack "$run"
 			did=1
 		fi
 		for t in l10n tatoeba flores; do
@@ -65,12 +82,14 @@ restore() {
 			mkdir -p "$WORK/eval/$name"
 			rm -rf "$WORK/eval/$name/$t"
 			cp -R "$dst/eval/$t" "$WORK/eval/$name/$t"
+			unpack "$WORK/eval/$name/$t"
 			did=1
 		done
 		if [ -d "$dst/llr" ] && [ ! -s "$WORK/llr/$name/llr.json" ]; then
 			mkdir -p "$WORK/llr"
 			rm -rf "$WORK/llr/$name"
 			cp -R "$dst/llr" "$WORK/llr/$name"
+			unpack "$WORK/llr/$name"
 			did=1
 		fi
 		[ -n "$did" ] && log "restored $name's results from $dst (trained and evaluated; no checkpoint)"

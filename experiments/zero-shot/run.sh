@@ -186,42 +186,22 @@ selected() { # name: is the system selected by ONLY?
 	return 1
 }
 
-# status prints one line per system: where its training stands.
+# status prints one row per system: where its training stands (strata
+# status reads each run's metrics.jsonl and train.log, gzipped or not).
 status() {
-	local s name dir
-	printf '| system | state | updates | best valid NLL (bits) | at update |\n|---|---|---:|---:|---:|\n'
-	for s in "${ROWS1_4[@]}" "${SEEDS[@]}" "${ROWS5_8[@]}" "${SWAP[@]}"; do
-		name=${s%% *}
-		dir=$WORK/runs/$name
-		printf '| %s | %s |\n' "$name" "$(run_state "$dir")"
-	done
+	local s dir
+	local -a runs=()
+	for s in "${ROWS1_4[@]}" "${SEEDS[@]}" "${ROWS5_8[@]}" "${SWAP[@]}"; do runs+=("${s%% *}=$WORK/runs/${s%% *}"); done
 	for dir in "$WORK"/runs/*-simple; do
-		[ -d "$dir" ] && printf '| %s | %s |\n' "$(basename "$dir")" "$(run_state "$dir")"
+		[ -d "$dir" ] && runs+=("$(basename "$dir")=$dir")
 	done
-	return 0
-}
-# run_state: "state | updates | best | at" from RUN/.done and metrics.jsonl.
-run_state() {
-	local dir=$1 state
-	if [ -e "$dir/.done" ]; then
-		state=$(cat "$dir/.done")
-	elif [ -s "$dir/metrics.jsonl" ]; then
-		state="in progress"
-	else
-		printf 'not started | | |'
-		return
-	fi
-	awk -v state="$state" '
-		/"type":"train"/ { if (match($0, /"update":[0-9]+/)) u = substr($0, RSTART + 9, RLENGTH - 9) }
-		/"type":"valid"/ {
-			match($0, /"update":[0-9]+/); vu = substr($0, RSTART + 9, RLENGTH - 9)
-			match($0, /"loss":[-0-9.e+]+/); v = substr($0, RSTART + 7, RLENGTH - 7) + 0
-			if (best == "" || v < best) { best = v; at = vu }
-		}
-		END { printf "%s | %s | %s | %s", state, u, (best == "" ? "" : sprintf("%.3f", best)), at }
-	' "$dir/metrics.jsonl"
+	"$STRATA" status "${runs[@]}"
 }
 if [ "${1:-}" = status ]; then
+	if [ -z "${STRATA:-}" ]; then
+		STRATA=$WORK/strata-status
+		mkdir -p "$WORK" && go build -o "$STRATA" ./cmd/strata
+	fi
 	status
 	exit 0
 fi
@@ -414,10 +394,11 @@ llr() { # NAME LEGEND
 		--max-dev-lines "$LLR_DEV_LINES" --max-test-lines "$LLR_TEST_LINES" --name "$2" \
 		--threads "$THREADS" --output "$out" >/dev/null 2>>"$WORK/llr.log" || failed "llr $1" "$WORK/llr.log"
 }
-# zs_bleu NAME: zero-shot BLEU of a system on the l10n test (from the
-# summary table's row).
+# zs_bleu NAME: zero-shot BLEU of a system on the l10n test (the
+# zero_shot.bleu field of eval-matrix table --json).
 zs_bleu() {
-	"$STRATA" eval-matrix table "$1=$WORK/eval/$1/l10n/matrix.json" | awk -F'|' -v n="$1" '$2 == " " n " " { split($3, a, " "); print a[1] }'
+	"$STRATA" eval-matrix table --json "$1=$WORK/eval/$1/l10n/matrix.json" |
+		sed -n '/"zero_shot": {/,/}/s/^ *"bleu": *\([-0-9.eE+]*\).*/\1/p'
 }
 # best NORM SYSTEM...: the trained, evaluated system of that norm with the
 # highest l10n zero-shot BLEU.

@@ -1,7 +1,9 @@
 // Package textio is strata's one way to read text input: a file, "-" for
 // standard input, or gzip (recognised by its magic bytes, whatever the
 // name), from regular files, pipes and FIFOs alike (nothing seeks), one
-// sentence per line. Every command that reads text goes through here, so
+// sentence per line. A file that is absent is read from FILE.gz when that
+// exists: archived run outputs (hypotheses, metrics.jsonl, train.log) are
+// kept gzipped under their plain names plus .gz. Every command that reads text goes through here, so
 // `strata translate --input corpus.gz`, `--input <(zcat f.gz)` and
 // `cat f | strata eval --hyp -` all work the same.
 package textio
@@ -10,8 +12,10 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"unicode/utf8"
@@ -51,7 +55,39 @@ func (r *Reader) Close() error {
 	return err
 }
 
-// Open opens path ("-": standard input) for reading, decompressing gzip.
+// GzSuffix is the suffix of a file kept gzipped in place of its plain name.
+const GzSuffix = ".gz"
+
+// Resolve returns the file that stands for path: path itself when it
+// exists (or names standard input), else path.gz when that exists, else
+// path (whose error the caller then reports).
+func Resolve(path string) string {
+	if IsStdin(path) || strings.HasSuffix(path, GzSuffix) {
+		return path
+	}
+	if _, err := os.Stat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return path
+	}
+	if _, err := os.Stat(path + GzSuffix); err == nil {
+		return path + GzSuffix
+	}
+	return path
+}
+
+// Exists says whether path or path.gz exists.
+func Exists(path string) bool {
+	_, err := os.Stat(Resolve(path))
+	return err == nil
+}
+
+// ReadFile returns the whole decompressed content of path (or path.gz).
+func ReadFile(path string) ([]byte, error) {
+	s, err := ReadAll(path)
+	return []byte(s), err
+}
+
+// Open opens path ("-": standard input; path.gz when path is absent) for
+// reading, decompressing gzip.
 func Open(path string) (*Reader, error) {
 	return OpenFrom(path, os.Stdin)
 }
@@ -61,7 +97,7 @@ func OpenFrom(path string, stdin io.Reader) (*Reader, error) {
 	r := &Reader{Size: -1}
 	var src io.Reader = stdin
 	if !IsStdin(path) {
-		f, err := os.Open(path)
+		f, err := os.Open(Resolve(path))
 		if err != nil {
 			return nil, err
 		}

@@ -47,3 +47,32 @@ func TestGzip(t *testing.T) {
 		t.Errorf("gzip on standard input: first line %q", l)
 	}
 }
+
+// An absent file is read from its gzipped copy (FILE.gz); a present plain
+// file wins over it; with neither the error names the plain file.
+func TestGzippedInPlaceOfPlain(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte("archived\n"))
+	zw.Close()
+	plain := filepath.Join(dir, "en-de.txt")
+	os.WriteFile(plain+GzSuffix, buf.Bytes(), 0o644)
+	if got, err := ReadLines(plain); err != nil || !slices.Equal(got, []string{"archived"}) {
+		t.Errorf("only the .gz: %q %v", got, err)
+	}
+	if !Exists(plain) || Resolve(plain) != plain+GzSuffix {
+		t.Errorf("Exists %v, Resolve %s", Exists(plain), Resolve(plain))
+	}
+	os.WriteFile(plain, []byte("plain\n"), 0o644)
+	if b, err := ReadFile(plain); err != nil || string(b) != "plain\n" {
+		t.Errorf("both: read %q %v, want the plain file", b, err)
+	}
+	missing := filepath.Join(dir, "missing.txt")
+	if _, err := ReadLines(missing); err == nil || !strings.Contains(err.Error(), missing) || strings.Contains(err.Error(), GzSuffix) {
+		t.Errorf("neither: error %v", err)
+	}
+	if Exists(missing) {
+		t.Error("Exists of a missing file")
+	}
+}
