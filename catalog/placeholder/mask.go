@@ -122,6 +122,10 @@ func acceleratorAt(s string, o Options) int {
 type Error struct {
 	Lost, Duplicated, Unknown []string // sentinels, or the source text of spans
 	Misordered                []string // closing tags before their opening tag
+	// Reordered lists argument-order placeholders (printf directives
+	// without n$ or a (name), Python's {}) that changed places: each takes
+	// the next argument, so moving one swaps what the program prints.
+	Reordered []string
 }
 
 func (e *Error) Error() string {
@@ -135,6 +139,7 @@ func (e *Error) Error() string {
 	add("duplicated", e.Duplicated)
 	add("unknown", e.Unknown)
 	add("closed before opened", e.Misordered)
+	add("reordered", e.Reordered)
 	return "placeholders " + strings.Join(parts, "; ")
 }
 
@@ -180,10 +185,43 @@ func (m Masked) Unmask(out string) (string, error) {
 			e.Misordered = append(e.Misordered, m.Spans[sp.Pair].Text)
 		}
 	}
-	if len(e.Lost)+len(e.Duplicated)+len(e.Unknown)+len(e.Misordered) > 0 {
+	if len(e.Lost)+len(e.Duplicated)+len(e.Unknown)+len(e.Misordered) == 0 {
+		e.Reordered = m.reordered(pos)
+	}
+	if len(e.Lost)+len(e.Duplicated)+len(e.Unknown)+len(e.Misordered)+len(e.Reordered) > 0 {
 		return "", &e
 	}
 	return m.restoreAccel(b.String()), nil
+}
+
+// reordered lists the argument-order spans whose output positions are not
+// in source order.
+func (m Masked) reordered(pos []int) []string {
+	var out []string
+	last := -1
+	for i, sp := range m.Spans {
+		if !takesNextArgument(sp) {
+			continue
+		}
+		if pos[i] < last {
+			out = append(out, sp.Text)
+		}
+		last = max(last, pos[i])
+	}
+	return out
+}
+
+// takesNextArgument says whether a span consumes the next argument in
+// order: a printf directive without n$ or (name) (%% takes none), or an
+// empty Python {}.
+func takesNextArgument(sp Span) bool {
+	switch sp.Kind {
+	case Printf:
+		return sp.Text != "%%" && !strings.ContainsAny(sp.Text, "$(") && !strings.HasPrefix(sp.Text, "%<")
+	case Brace:
+		return sp.Text == "{}"
+	}
+	return false
 }
 
 // forEachSentinel calls fn for each run of text (idx -1) and each sentinel
