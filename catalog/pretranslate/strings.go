@@ -143,8 +143,15 @@ func assemble(src string, ls []line, out func(line) string, o placeholder.Option
 	return Outcome{Text: t}
 }
 
+// lineError names the line of a multi-line string.
 func lineError(ls []line, k int, err error) error {
-	if len(ls) > 1 {
+	n := 0
+	for _, l := range ls {
+		if l.core != "" {
+			n++
+		}
+	}
+	if n > 1 {
 		return fmt.Errorf("line %d: %w", k+1, err)
 	}
 	return err
