@@ -26,6 +26,8 @@ type Masked struct {
 	// Accel is the accelerator key removed from the source (0: none), and
 	// Marker its marker.
 	Accel, Marker rune
+
+	escape func(string) string // see NewBuilder
 }
 
 // Sentinel is the spelling of span i's sentinel.
@@ -163,6 +165,9 @@ func (m Masked) Unmask(out string) (string, error) {
 	order := 0
 	forEachSentinel(out, func(text string, idx int) {
 		if idx < 0 {
+			if m.escape != nil {
+				text = m.escape(text)
+			}
 			b.WriteString(text)
 			return
 		}

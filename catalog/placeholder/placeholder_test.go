@@ -3,6 +3,7 @@ package placeholder
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -156,4 +157,25 @@ func FuzzMaskUnmask(f *testing.F) {
 			t.Fatalf("Check(%q, itself) = %v", s, err)
 		}
 	})
+}
+
+func TestBuilder(t *testing.T) {
+	esc := func(s string) string { return strings.NewReplacer("&", "&amp;", "<", "&lt;").Replace(s) }
+	b := NewBuilder(Options{}, esc)
+	b.Text("Delete ")
+	b.Code(`<g id="1">`, Tag, Open)
+	b.Text("%d files & <stuff>")
+	b.Code(`</g>`, Tag, Close)
+	b.Code(`<x id="2"/>`, Tag, Standalone)
+	m := b.Masked()
+	if m.Text != "Delete {1}{2} files & {3}{4}{5}" || m.Spans[0].Pair != 3 || m.Spans[3].Pair != 0 {
+		t.Fatalf("built %s", m)
+	}
+	got, err := m.Unmask("{1}{2} Dateien & {3} <b>{4} löschen{5}")
+	if err != nil || got != `<g id="1">%d Dateien &amp; &lt;stuff> &lt;b></g> löschen<x id="2"/>` {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	if _, err := m.Unmask("{4}{2} Dateien{3}{1} löschen{5}"); err == nil {
+		t.Fatal("a closing code before its opening one was accepted")
+	}
 }
