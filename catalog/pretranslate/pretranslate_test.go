@@ -9,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-nmt/strata/catalog/placeholder"
 	"github.com/strata-nmt/strata/catalog/po"
+	"github.com/strata-nmt/strata/catalog/tmx"
+	"github.com/strata-nmt/strata/catalog/xliff"
 )
 
 // fakeMT "translates" by a table, else upper-cases the line; it records
@@ -139,5 +142,52 @@ func TestPOAcceleratorFromHeader(t *testing.T) {
 	}
 	if got := c.Entries[1].Str[0]; got != "&Datei" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+func TestXLIFFAndTMX(t *testing.T) {
+	raw, err := os.ReadFile("../xliff/testdata/xliff20.xlf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := xliff.Parse(bytes.NewReader(raw), "x.xlf", placeholder.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt := &fakeMT{table: map[string]string{
+		"Delete {1}{2} files{3} from {4}?": "{1}{2} Dateien{3} aus {4} löschen?",
+		"Tom & Jerry <3 {1}":               "Tom & Jerry {1}", // lost nothing but "<3": fine
+	}}
+	r, err := XLIFF(context.Background(), mt, d, Options{Src: "en", Tgt: "de"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Units != 3 || r.Done != 1 || r.Translated != 2 || len(r.Failed) != 0 {
+		t.Fatalf("report %+v", r)
+	}
+	var out bytes.Buffer
+	if _, err := d.WriteTo(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `<target><pc id="1">%d Dateien</pc> aus <ph id="2" equiv="{0}"/> löschen?</target>`) ||
+		!strings.Contains(out.String(), `<target>Tom &amp; Jerry <cp hex="2764"/></target>`) {
+		t.Fatalf("output:\n%s", out.String())
+	}
+
+	raw, err = os.ReadFile("../tmx/testdata/tmx14.tmx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := tmx.Parse(bytes.NewReader(raw), "m.tmx", placeholder.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt = &fakeMT{table: map[string]string{"Line{1}break & more": "Zeilen{1}{1}umbruch"}} // duplicated
+	r, err = TMX(context.Background(), mt, m, Options{Src: "en", Tgt: "de"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Units != 2 || r.Done != 1 || r.Translated != 0 || len(r.Failed) != 1 {
+		t.Fatalf("report %+v", r)
 	}
 }

@@ -115,6 +115,35 @@ func Strings(ctx context.Context, tr Translator, texts []string, o Options) ([]O
 	return res, nil
 }
 
+// Masked translates strings masked already (a format's parsed markup, see
+// placeholder.Builder), each as one line.
+func Masked(ctx context.Context, tr Translator, ms []placeholder.Masked, o Options) ([]Outcome, error) {
+	index := map[string]int{}
+	var batch []string
+	for _, m := range ms {
+		if _, ok := index[m.Text]; !ok {
+			index[m.Text] = len(batch)
+			batch = append(batch, m.Text)
+		}
+	}
+	outs, err := tr.Translate(ctx, o.Src, o.Tgt, batch)
+	if err != nil {
+		return nil, err
+	}
+	if len(outs) != len(batch) {
+		return nil, fmt.Errorf("translator returned %d lines for %d", len(outs), len(batch))
+	}
+	res := make([]Outcome, len(ms))
+	for i, m := range ms {
+		t, err := m.Unmask(strings.TrimSpace(outs[index[m.Text]]))
+		if err == nil && strings.TrimSpace(t) == "" {
+			err = fmt.Errorf("empty translation")
+		}
+		res[i] = Outcome{Text: t, Err: err}
+	}
+	return res, nil
+}
+
 // assemble restores each line of one string and joins them.
 func assemble(src string, ls []line, out func(line) string, o placeholder.Options) Outcome {
 	var b strings.Builder

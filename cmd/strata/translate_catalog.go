@@ -13,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/strata-nmt/strata/catalog/po"
 	"github.com/strata-nmt/strata/catalog/pretranslate"
+	"github.com/strata-nmt/strata/catalog/tmx"
+	"github.com/strata-nmt/strata/catalog/xliff"
 	"github.com/strata-nmt/strata/decode"
 	"github.com/strata-nmt/strata/internal/textio"
 )
@@ -28,7 +30,9 @@ type catalogFlags struct {
 // pre-translates a file of that format: it reads in, writes the result to
 // out and reports on stderr.
 var catalogFormats = map[string]func(ctx context.Context, tr pretranslate.Translator, in io.Reader, name string, out io.Writer, o pretranslate.Options, stderr io.Writer) error{
-	"po": translatePO,
+	"po":    translatePO,
+	"xliff": translateXLIFF,
+	"tmx":   translateTMX,
 }
 
 func catalogFlagsOn(cmd *cobra.Command, c *catalogFlags) {
@@ -93,5 +97,35 @@ func translatePO(ctx context.Context, tr pretranslate.Translator, in io.Reader, 
 	}
 	r.Write(stderr)
 	_, err = c.WriteTo(out)
+	return err
+}
+
+// translateXLIFF fills an XLIFF 1.2 or 2.0 document.
+func translateXLIFF(ctx context.Context, tr pretranslate.Translator, in io.Reader, name string, out io.Writer, o pretranslate.Options, stderr io.Writer) error {
+	d, err := xliff.Parse(in, name, o.Placeholders)
+	if err != nil {
+		return err
+	}
+	r, err := pretranslate.XLIFF(ctx, tr, d, o)
+	if err != nil {
+		return err
+	}
+	r.Write(stderr)
+	_, err = d.WriteTo(out)
+	return err
+}
+
+// translateTMX adds target-language variants to a translation memory.
+func translateTMX(ctx context.Context, tr pretranslate.Translator, in io.Reader, name string, out io.Writer, o pretranslate.Options, stderr io.Writer) error {
+	m, err := tmx.Parse(in, name, o.Placeholders)
+	if err != nil {
+		return err
+	}
+	r, err := pretranslate.TMX(ctx, tr, m, o)
+	if err != nil {
+		return err
+	}
+	r.Write(stderr)
+	_, err = m.WriteTo(out)
 	return err
 }
