@@ -77,4 +77,3 @@ func (b *Builder) Masked() Masked {
 	m.Text = b.b.String()
 	return m
 }
-

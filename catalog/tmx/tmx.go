@@ -78,8 +78,13 @@ func Read(r io.Reader, name string, raw []byte, o placeholder.Options, fn func(*
 	d.Strict = true
 	err := walk(d, name, raw, o, fn)
 	var se *xml.SyntaxError
-	if errors.As(err, &se) {
+	var e *Error
+	switch {
+	case errors.As(err, &se):
 		return &Error{Name: name, Line: se.Line, Msg: "XML: " + se.Msg}
+	case err != nil && !errors.As(err, &e):
+		line, _ := d.InputPos() // the decoder's other errors (an XML declaration it refuses) carry no line
+		return &Error{Name: name, Line: line, Msg: err.Error()}
 	}
 	return err
 }

@@ -84,10 +84,11 @@ func TestReadInlineAndAddVariant(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	cases := map[string]string{
-		"<xliff/>":                          "m.tmx:1: no <tmx> element",
-		"<tmx>\n<body><tu><tuv><seg>x</seg></tuv></tu></body></tmx>": "m.tmx:2: <tuv> without xml:lang",
+		"<xliff/>":                  "m.tmx:1: no <tmx> element",
+		`<?xml version="0"?><tmx/>`: `m.tmx:1: xml: unsupported version "0"`,
+		"<tmx>\n<body><tu><tuv><seg>x</seg></tuv></tu></body></tmx>":                         "m.tmx:2: <tuv> without xml:lang",
 		"<tmx><body>\n<tu><tuv xml:lang=\"en\"><seg>x<g>y</g></seg></tuv></tu></body></tmx>": "m.tmx:2: <seg>: unknown inline element <g>",
-		"<tmx><body>\n<tu>\n</body></tmx>": "m.tmx:3: XML:",
+		"<tmx><body>\n<tu>\n</body></tmx>":                                                   "m.tmx:3: XML:",
 	}
 	for in, want := range cases {
 		_, err := Parse(strings.NewReader(in), "m.tmx", placeholder.Options{})

@@ -99,8 +99,13 @@ func Read(r io.Reader, name string, raw []byte, o placeholder.Options, fn func(*
 	rd.d.Strict = true
 	err := rd.walk(fn)
 	var se *xml.SyntaxError
-	if errors.As(err, &se) {
+	var e *Error
+	switch {
+	case errors.As(err, &se):
 		return "", &Error{Name: name, Line: se.Line, Msg: "XML: " + se.Msg}
+	case err != nil && !errors.As(err, &e):
+		line, _ := rd.d.InputPos() // the decoder's other errors (an XML declaration it refuses) carry no line
+		return "", &Error{Name: name, Line: line, Msg: err.Error()}
 	}
 	return rd.version, err
 }
@@ -249,4 +254,3 @@ func attr(t xml.StartElement, local string) string {
 	}
 	return ""
 }
-

@@ -130,9 +130,10 @@ func TestReadXLIFF20(t *testing.T) {
 func TestErrors(t *testing.T) {
 	cases := map[string]string{
 		"<html/>": "x.xlf:1: no <xliff> element",
-		`<xliff version="3.0"/>`: "x.xlf:1: <xliff version=\"3.0\">: want 1.2 or 2.x",
+		`<?xml version="0"?><xliff version="1.2"/>`: `x.xlf:1: xml: unsupported version "0"`,
+		`<xliff version="3.0"/>`:                    "x.xlf:1: <xliff version=\"3.0\">: want 1.2 or 2.x",
 		"<xliff version=\"1.2\">\n<file><body><trans-unit id=\"a\"><source>x<b>y</b></source></trans-unit></body></file></xliff>": "x.xlf:2: <source>: unknown inline element <b>",
-		"<xliff version=\"1.2\">\n<file>\n<body></file>": "x.xlf:3: XML:",
+		"<xliff version=\"1.2\">\n<file>\n<body></file>":                                              "x.xlf:3: XML:",
 		"<xliff version=\"1.2\"><file><body><trans-unit id=\"a\"></trans-unit></body></file></xliff>": "x.xlf:1: <trans-unit> without <source>",
 	}
 	for in, want := range cases {
