@@ -117,6 +117,9 @@ func translateXLIFF(ctx context.Context, tr pretranslate.Translator, in io.Reade
 
 // translateTMX adds target-language variants to a translation memory.
 func translateTMX(ctx context.Context, tr pretranslate.Translator, in io.Reader, name string, out io.Writer, o pretranslate.Options, stderr io.Writer) error {
+	if o.Src == "" || o.Tgt == "" {
+		return fmt.Errorf("translate: --format tmx needs --src-lang and --tgt-lang (a memory's units hold many languages)")
+	}
 	m, err := tmx.Parse(in, name, o.Placeholders)
 	if err != nil {
 		return err
