@@ -62,7 +62,8 @@ type BPEConfig struct {
 }
 
 // CorpusSpec is one parallel corpus: a TSV file (Path) or two aligned files
-// (Src and Tgt), plain or gzip, whose columns are in the languages of Pair.
+// (Src and Tgt), plain or gzip, whose columns are in the languages of Pair;
+// or a translation memory or catalogue (Path with Format tmx, xliff or po).
 type CorpusSpec struct {
 	// Pair is "src-tgt", the languages of the first and second column.
 	Pair string `yaml:"pair"`
@@ -71,6 +72,18 @@ type CorpusSpec struct {
 	// Src and Tgt are two aligned plain-text files.
 	Src string `yaml:"src"`
 	Tgt string `yaml:"tgt"`
+	// Format of Path: tsv (default), tmx, xliff or po (docs/l10n.md).
+	// The new keys are omitted from the manifest key when unset, so that
+	// data directories prepared before them stay current.
+	Format string `yaml:"format" json:",omitempty"`
+	// Inline says what TMX and XLIFF inline codes become: strip (default)
+	// drops them, keep puts their native code text (<b>) in place.
+	Inline string `yaml:"inline" json:",omitempty"`
+	// States keeps only XLIFF units whose state is listed ("" for none);
+	// empty: every unit with a target.
+	States []string `yaml:"states" json:",omitempty"`
+	// Fuzzy keeps PO entries marked fuzzy (default: skipped).
+	Fuzzy bool `yaml:"fuzzy" json:",omitempty"`
 	// Directions: forward (default) trains Pair's direction, backward the
 	// reverse, both the two (as the zero-shot studies train).
 	Directions string `yaml:"directions"`
@@ -281,6 +294,9 @@ func (c *Config) checkSpec(split string, e *CorpusSpec) error {
 	if langs[0] == langs[1] {
 		return fmt.Errorf("pair %q has the same language twice", e.Pair)
 	}
+	if err := checkFormat(e); err != nil {
+		return err
+	}
 	switch {
 	case e.Path != "" && e.Src == "" && e.Tgt == "":
 		e.Path = c.abs(e.Path)
@@ -299,6 +315,34 @@ func (c *Config) checkSpec(split string, e *CorpusSpec) error {
 	if e.Filter == nil {
 		f := split == "train"
 		e.Filter = &f
+	}
+	return nil
+}
+
+// checkFormat checks format and the keys that go with it.
+func checkFormat(e *CorpusSpec) error {
+	switch e.Format {
+	case "", "tsv":
+	case "tmx", "xliff", "po":
+		if e.Path == "" {
+			return fmt.Errorf("format %s: give the file as path", e.Format)
+		}
+	default:
+		return fmt.Errorf("format %q: want tsv, tmx, xliff or po", e.Format)
+	}
+	switch e.Inline {
+	case "", "strip", "keep":
+	default:
+		return fmt.Errorf("inline %q: want strip or keep", e.Inline)
+	}
+	if e.Inline != "" && e.Format != "tmx" && e.Format != "xliff" {
+		return fmt.Errorf("inline applies to formats tmx and xliff, not %q", e.Format)
+	}
+	if len(e.States) > 0 && e.Format != "xliff" {
+		return fmt.Errorf("states applies to format xliff only")
+	}
+	if e.Fuzzy && e.Format != "po" {
+		return fmt.Errorf("fuzzy applies to format po only")
 	}
 	return nil
 }

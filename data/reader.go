@@ -52,6 +52,10 @@ func ReadAligned(srcPath, tgtPath string) (*Parallel, error) {
 
 // readCorpus reads a corpus spec.
 func readCorpus(s *CorpusSpec) (*Parallel, error) {
+	switch s.Format {
+	case "tmx", "xliff", "po":
+		return readCatalog(s)
+	}
 	if s.Path != "" {
 		return ReadTSV(s.Path)
 	}

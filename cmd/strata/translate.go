@@ -26,6 +26,7 @@ type translateFlags struct {
 	scores, align            bool
 	alignLayer               int
 	shard                    string
+	catalog                  catalogFlags
 }
 
 // searchFlags registers the search options shared by translate and the
@@ -67,7 +68,10 @@ the data directory comes
 from its run.json unless --data is given) or a model/checkpoint file; repeat
 --model to decode with an ensemble (the mean of the models' next-token
 probabilities, as fairseq's --path a.pt:b.pt). --pivot en translates
-X→en→Y in one command. See docs/decoding.md.`,
+X→en→Y in one command. See docs/decoding.md. --format po (and the other
+catalogue formats) fills a catalogue's untranslated entries instead, with
+placeholders and markup protected, marking the output for review
+(docs/l10n.md).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTranslate(cmd, &f) },
 	}
@@ -87,6 +91,7 @@ X→en→Y in one command. See docs/decoding.md.`,
 	fl.BoolVar(&f.align, "alignment", false, "append \" ||| \" and word alignments (s-t pairs, 0-based) from the encoder attention, as Marian's --alignment hard")
 	fl.IntVar(&f.alignLayer, "alignment-layer", -1, "decoder layer whose encoder attention aligns, 0-based (-1: the penultimate)")
 	fl.StringVar(&f.shard, "shard", "", "translate only shard `I/N` of --input's lines (N contiguous parts, I from 1); cat of the N outputs in order is the whole translation (docs/distributed.md)")
+	catalogFlagsOn(cmd, &f.catalog)
 	searchFlags(cmd, &f.opt)
 	rootCmd.AddCommand(aliases(cmd, map[string]string{"out": "output"}))
 }
@@ -103,6 +108,9 @@ func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 	tr.Align, tr.AlignLayer = f.align, f.alignLayer
 	if err := tr.CheckDirection(f.src, f.tgt, f.pivot); err != nil {
 		return err
+	}
+	if f.catalog.format != "text" {
+		return runTranslateCatalog(cmd, f, tr)
 	}
 	in, err := textio.OpenFrom(f.input, cmd.InOrStdin())
 	if err != nil {
