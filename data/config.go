@@ -66,8 +66,15 @@ type BPEConfig struct {
 type CorpusSpec struct {
 	// Pair is "src-tgt", the languages of the first and second column.
 	Pair string `yaml:"pair"`
-	// Path is a TSV file: source TAB target, one pair a line.
+	// Path is a TSV file: source TAB target, one pair a line; or a
+	// catalogue in the format Format names.
 	Path string `yaml:"path"`
+	// Format is the format of Path: tsv (default) or mo (a gettext binary
+	// catalogue: msgid in the first language, msgstr in the second). A
+	// path ending in .mo needs no format key.
+	// Empty after Resolve for TSV, so the manifest key of configs
+	// written before formats existed does not change.
+	Format string `yaml:"format" json:",omitempty"`
 	// Src and Tgt are two aligned plain-text files.
 	Src string `yaml:"src"`
 	Tgt string `yaml:"tgt"`
@@ -288,6 +295,9 @@ func (c *Config) checkSpec(split string, e *CorpusSpec) error {
 		e.Src, e.Tgt = c.abs(e.Src), c.abs(e.Tgt)
 	default:
 		return fmt.Errorf("give either path (TSV) or both src and tgt (aligned files)")
+	}
+	if err := e.resolveFormat(); err != nil {
+		return err
 	}
 	switch e.Directions {
 	case "":

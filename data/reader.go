@@ -52,6 +52,9 @@ func ReadAligned(srcPath, tgtPath string) (*Parallel, error) {
 
 // readCorpus reads a corpus spec.
 func readCorpus(s *CorpusSpec) (*Parallel, error) {
+	if s.Format == FormatMO {
+		return ReadMO(s.Path)
+	}
 	if s.Path != "" {
 		return ReadTSV(s.Path)
 	}
