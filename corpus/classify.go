@@ -6,7 +6,7 @@ type fileKind int
 
 const (
 	kindOther   fileKind = iota
-	kindMO               // .../<locale>/LC_MESSAGES/<domain>.mo
+	kindMO               // .../<locale>/LC_MESSAGES/<domain>.mo, or .../languages/[<domain>-]<locale>.mo
 	kindMallard          // usr/share/help/<locale>/<doc>/<page>.page (or DocBook .xml)
 	kindLOHelp           // .../libreoffice/help/<locale>/text/....html
 )
@@ -20,6 +20,13 @@ func classify(name string, langs []string) (kind fileKind, lang, rest string) {
 	case n >= 3 && parts[n-2] == "LC_MESSAGES" && strings.HasSuffix(name, ".mo"):
 		lang = localeLang(parts[n-3], langs)
 		if lang != "" && lang != English {
+			return kindMO, lang, parts[n-1]
+		}
+	case n >= 2 && parts[n-2] == "languages" && strings.HasSuffix(name, ".mo"):
+		// WordPress: languages/de_DE.mo, languages/admin-de_DE.mo
+		base := strings.TrimSuffix(parts[n-1], ".mo")
+		loc := base[strings.LastIndex(base, "-")+1:]
+		if lang = localeLang(loc, langs); lang != "" && lang != English {
 			return kindMO, lang, parts[n-1]
 		}
 	case n >= 6 && strings.HasPrefix(name, "usr/share/help/") &&

@@ -65,6 +65,9 @@ func TestClassify(t *testing.T) {
 		"usr/share/help/de/file-roller/index.page":                      {kindMallard, "de", "file-roller/index.page"},
 		"usr/share/libreoffice/help/en-US/text/shared/01/01010000.html": {kindLOHelp, English, "text/shared/01/01010000.html"},
 		"usr/share/libreoffice/help/zh-CN/text/shared/01/01010000.html": {kindLOHelp, "zh", "text/shared/01/01010000.html"},
+		"usr/share/wordpress/wp-content/languages/admin-de_DE.mo":       {kindMO, "de", "admin-de_DE.mo"},
+		"usr/share/wordpress/wp-content/languages/de_DE.mo":             {kindMO, "de", "de_DE.mo"},
+		"usr/share/wordpress/wp-content/languages/pt_BR.mo":             {kindOther, "", ""},
 		"usr/share/doc/app/README":                                      {kindOther, "", ""},
 	} {
 		k, l, r := classify(name, langs)

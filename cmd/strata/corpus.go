@@ -33,7 +33,7 @@ run apt-get update first), reads their gettext catalogues and help pages,
 cleans and aligns the pairs through the English string and writes
 DIR/train/en-XX.tsv.gz, DIR/dev/dev.LANG, DIR/test/test.LANG and
 DIR/manifest.json (the packages with version and SHA-256, the outputs, the
-report). --manifest pins an earlier build's packages. With --reference (by
+report). --manifest pins an earlier build's packages. With --ref-corpus (by
 default ../shared/data/l10n when it exists) the published dev and test sets
 are reused, checked by hash, kept out of training, and the training pairs
 are compared with the published ones. docs/data.md, "Building the l10n
@@ -46,7 +46,7 @@ corpus", gives the rules.`,
 	fl.StringVarP(&f.output, "output", "o", "", "corpus directory (required)")
 	fl.StringVar(&f.cache, "cache", "", "where .deb files are kept (default OUTPUT/packages)")
 	fl.StringVar(&f.manifest, "manifest", "", "pin the packages (versions and hashes) of this earlier manifest.json")
-	fl.StringVar(&f.reference, "reference", "auto", `published corpus to reuse dev/test from and compare with; "auto": ../shared/data/l10n if present; "": none`)
+	fl.StringVar(&f.reference, "ref-corpus", "auto", `published corpus to reuse dev/test from and compare with; "auto": ../shared/data/l10n if present; "": none`)
 	fl.StringSliceVar(&f.packages, "packages", nil, "package list instead of the built-in one")
 	cmd.MarkFlagRequired("langs")
 	cmd.MarkFlagRequired("output")
