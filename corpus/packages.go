@@ -22,13 +22,17 @@ var gettextPackages = []string{
 	"gnome-shell-common", "gnome-software-common", "gnome-terminal-data", "gnome-user-docs",
 	"gnucash-common", "gnumeric-common", "gnupg-l10n", "gramps", "gucharmap",
 	"hexchat-common", "ibus-data", "inkscape", "iso-codes", "k3b-i18n", "kdenlive-data",
-	"kdevelop-l10n", "konsole", "korganizer", "krita-l10n", "kstars-data", "ktorrent-data",
-	"kwin-data", "libapt-pkg6.0", "libc-l10n", "libglib2.0-data", "libgphoto2-l10n",
-	"libgtk-3-common", "libgtk-4-common", "libkf5akonadi-data", "libkf5mailcommon-data",
+	"kdepim-addons", "kdevelop-l10n", "kile-l10n", "konsole", "korganizer", "krita-l10n",
+	"kstars-data", "ktorrent-data", "kwin-data", "libapt-pkg6.0", "libc-l10n",
+	"libglib2.0-data", "libgphoto2-l10n", "libgtk-3-common", "libgtk-4-common",
+	"libkf5akonadi-data", "libkf5akonadicalendar-data", "libkf5calendarsupport-data",
+	"libkf5eventviews-data", "libkf5incidenceeditor-data", "libkf5ksieve-data",
+	"libkf5ldap-data", "libkf5libkleo-data", "libkf5mailcommon-data",
+	"libkf5mailtransport-data", "libkf5pimcommon-data", "libkf5pimtextedit-data",
 	"libkf5unitconversion-data", "libvirt-l10n", "lyx-common", "nautilus-data", "okular",
-	"pidgin-data", "plasma-desktop-data", "rhythmbox-data", "shotwell-common", "synaptic",
-	"thunar-data", "totem-common", "util-linux-locales", "vlc-l10n", "wesnoth-1.16-data",
-	"wordpress-l10n",
+	"pidgin-data", "plasma-desktop-data", "rhythmbox-data", "rpm-i18n", "shotwell-common",
+	"synaptic", "thunar-data", "totem-common", "util-linux-locales", "vlc-l10n",
+	"wesnoth-1.16-data", "wordpress-l10n",
 }
 
 // liboPackages returns LibreOffice's language and help packs for lang.
