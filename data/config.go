@@ -63,18 +63,21 @@ type BPEConfig struct {
 
 // CorpusSpec is one parallel corpus: a TSV file (Path) or two aligned files
 // (Src and Tgt), plain or gzip, whose columns are in the languages of Pair;
-// or a translation memory or catalogue (Path with Format tmx, xliff or po).
+// or a translation memory or catalogue (Path with Format tmx, xliff, po or mo).
 type CorpusSpec struct {
 	// Pair is "src-tgt", the languages of the first and second column.
 	Pair string `yaml:"pair"`
-	// Path is a TSV file: source TAB target, one pair a line.
+	// Path is a TSV file: source TAB target, one pair a line; or a
+	// catalogue in the format Format names.
 	Path string `yaml:"path"`
 	// Src and Tgt are two aligned plain-text files.
 	Src string `yaml:"src"`
 	Tgt string `yaml:"tgt"`
-	// Format of Path: tsv (default), tmx, xliff or po (docs/l10n.md).
-	// The new keys are omitted from the manifest key when unset, so that
-	// data directories prepared before them stay current.
+	// Format of Path: tsv (default), tmx, xliff, po (docs/l10n.md) or mo
+	// (a gettext binary catalogue; a path ending in .mo needs no format
+	// key). Empty after Resolve for TSV; the new keys are omitted from the
+	// manifest key when unset, so that data directories prepared before
+	// them stay current.
 	Format string `yaml:"format" json:",omitempty"`
 	// Inline says what TMX and XLIFF inline codes become: strip (default)
 	// drops them, keep puts their native code text (<b>) in place.
@@ -294,6 +297,7 @@ func (c *Config) checkSpec(split string, e *CorpusSpec) error {
 	if langs[0] == langs[1] {
 		return fmt.Errorf("pair %q has the same language twice", e.Pair)
 	}
+	e.inferFormat()
 	if err := checkFormat(e); err != nil {
 		return err
 	}
@@ -322,13 +326,13 @@ func (c *Config) checkSpec(split string, e *CorpusSpec) error {
 // checkFormat checks format and the keys that go with it.
 func checkFormat(e *CorpusSpec) error {
 	switch e.Format {
-	case "", "tsv":
-	case "tmx", "xliff", "po":
+	case "":
+	case "tmx", "xliff", "po", FormatMO:
 		if e.Path == "" {
 			return fmt.Errorf("format %s: give the file as path", e.Format)
 		}
 	default:
-		return fmt.Errorf("format %q: want tsv, tmx, xliff or po", e.Format)
+		return fmt.Errorf("format %q: want tsv, tmx, xliff, po or mo", e.Format)
 	}
 	switch e.Inline {
 	case "", "strip", "keep":

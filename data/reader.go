@@ -55,6 +55,8 @@ func readCorpus(s *CorpusSpec) (*Parallel, error) {
 	switch s.Format {
 	case "tmx", "xliff", "po":
 		return readCatalog(s)
+	case FormatMO:
+		return ReadMO(s.Path)
 	}
 	if s.Path != "" {
 		return ReadTSV(s.Path)

@@ -59,7 +59,7 @@ func TestReadCatalogErrors(t *testing.T) {
 
 func TestCatalogConfigKeys(t *testing.T) {
 	cases := map[string]string{
-		`{pair: en-de, format: mo, path: x.mo}`:                  `format "mo": want tsv, tmx, xliff or po`,
+		`{pair: en-de, format: csv, path: x.csv}`:                `format "csv": want tsv, tmx, xliff, po or mo`,
 		`{pair: en-de, format: po, src: a, tgt: b}`:              "format po: give the file as path",
 		`{pair: en-de, format: po, path: x.po, inline: keep}`:    "inline applies to formats tmx and xliff",
 		`{pair: en-de, format: tmx, path: x.tmx, inline: drop}`:  `inline "drop": want strip or keep`,
