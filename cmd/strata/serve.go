@@ -78,6 +78,7 @@ exits at once.`,
 	fl.IntVar(&o.QueueLines, "queue-lines", o.QueueLines, "lines that may wait; a request that would overflow gets 503")
 	fl.IntVar(&o.MaxLines, "max-lines", o.MaxLines, "lines per request")
 	fl.IntVar(&o.MaxLineLen, "max-line-bytes", o.MaxLineLen, "bytes per line")
+	fl.IntVar(&o.MaxSrcTokens, "max-src-len", o.MaxSrcTokens, fmt.Sprintf("truncate longer sources, in subword tokens with tag and EOS (at most %d)", decode.HardMaxSrcLen))
 	fl.Int64Var(&o.MaxBody, "max-body-bytes", o.MaxBody, "bytes per request body")
 	fl.DurationVar(&o.Timeout, "timeout", o.Timeout, "per-request deadline, queueing included (504 after it)")
 	fl.DurationVar(&o.DrainTimeout, "drain-timeout", o.DrainTimeout, "how long shutdown waits for requests taken")

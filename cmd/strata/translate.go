@@ -56,18 +56,20 @@ func init() {
 	cmd := &cobra.Command{
 		Use:   "translate --model RUN_OR_FILE [--model ...] [--data DIR] --src-lang X --tgt-lang Y [--input F] [--output F]",
 		Short: "Translate text with beam search (stdin to stdout by default)",
-		Long: `Translates one sentence per line, keeping input order and empty lines, with
+		Long: fmt.Sprintf(`Translates one sentence per line, keeping input order and empty lines, with
 fairseq's beam search over incremental decoder state. Input (a file, gzip
 recognised by its magic bytes, a pipe or FIFO such as <(zcat f.gz), or - for
 standard input) is streamed: read and translated --buffer lines at a time
 (sorted by length into batches), written in input order, so memory stays
-bounded for any input size and nothing is read twice. The model is a run
+bounded for any input size and nothing is read twice. A line longer than
+--max-src-len subword tokens (at most %d, which no flag removes) is
+truncated with a warning, so memory also stays bounded for any line. The model is a run
 directory (model.bin, else checkpoint_best.bin, else checkpoint_last.bin;
 the data directory comes
 from its run.json unless --data is given) or a model/checkpoint file; repeat
 --model to decode with an ensemble (the mean of the models' next-token
 probabilities, as fairseq's --path a.pt:b.pt). --pivot en translates
-X→en→Y in one command. See docs/decoding.md.`,
+X→en→Y in one command. See docs/decoding.md.`, decode.HardMaxSrcLen),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTranslate(cmd, &f) },
 	}
@@ -82,7 +84,7 @@ X→en→Y in one command. See docs/decoding.md.`,
 	fl.IntVar(&f.batch, "batch-size", 64, "sentences per batch")
 	fl.IntVar(&f.maxTokens, "max-tokens", defaultDecodeMaxTokens, "padded source tokens per batch (0: no bound)")
 	fl.IntVar(&f.buffer, "buffer", 2000, "lines read and sorted at a time")
-	fl.IntVar(&f.maxSrcLen, "max-src-len", 1024, "truncate longer sources (with a warning)")
+	fl.IntVar(&f.maxSrcLen, "max-src-len", 1024, fmt.Sprintf("truncate longer sources, in subword tokens with tag and EOS (with a warning); 0: the hard bound %d, which no setting removes", decode.HardMaxSrcLen))
 	fl.BoolVar(&f.scores, "scores", false, "prefix each output with its score and a tab")
 	fl.BoolVar(&f.align, "alignment", false, "append \" ||| \" and word alignments (s-t pairs, 0-based) from the encoder attention, as Marian's --alignment hard")
 	fl.IntVar(&f.alignLayer, "alignment-layer", -1, "decoder layer whose encoder attention aligns, 0-based (-1: the penultimate)")
@@ -94,6 +96,9 @@ X→en→Y in one command. See docs/decoding.md.`,
 func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 	if len(f.models) == 0 {
 		return fmt.Errorf("translate: --model is required")
+	}
+	if f.maxSrcLen < 0 || f.maxSrcLen > decode.HardMaxSrcLen {
+		return fmt.Errorf("translate: --max-src-len %d: must be between 1 and %d (0: %d), the bound that keeps a line's memory bounded", f.maxSrcLen, decode.HardMaxSrcLen, decode.HardMaxSrcLen)
 	}
 	tr, err := newTranslator(f.models, f.dataDir, f.opt, f.threads, f.workers)
 	if err != nil {
