@@ -67,7 +67,7 @@ func Defaults() Options {
 		QueueLines: 4096, MaxLines: 256, MaxLineLen: 4096, MaxSrcTokens: 1024, MaxBody: 1 << 20, MaxBeam: 16,
 		Timeout: 60 * time.Second, DrainTimeout: 30 * time.Second,
 	}
-	o.Search.MaxLenA, o.Search.MaxLenB = 1.2, 10
+	o.Search.MaxLenA, o.Search.MaxLenB, o.Search.RepeatStop = 1.2, 10, decode.DefaultRepeatStop
 	return o
 }
 

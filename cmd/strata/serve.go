@@ -69,6 +69,7 @@ exits at once.`,
 	fl.Float64Var(&o.Search.MaxLenA, "max-len-a", o.Search.MaxLenA, "outputs have at most a·source length + b tokens")
 	fl.IntVar(&o.Search.MaxLenB, "max-len-b", o.Search.MaxLenB, "see --max-len-a")
 	fl.Float64Var(&o.Search.LenPen, "lenpen", o.Search.LenPen, "length penalty")
+	fl.IntVar(&o.Search.RepeatStop, "repeat-stop", o.Search.RepeatStop, fmt.Sprintf("end an output once its last N tokens (at least 3 blocks) repeat one block of 1-%d tokens (0: off)", decode.MaxRepeatBlock))
 	fl.IntVar(&o.BatchTokens, "batch-tokens", o.BatchTokens, "source tokens per batch across requests")
 	fl.DurationVar(&o.BatchWait, "batch-wait", o.BatchWait, "longest a line waits for others to fill its batch")
 	fl.BoolVar(&o.Off, "no-batching", false, "decode each request on its own, as they come (for comparison)")

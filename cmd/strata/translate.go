@@ -40,6 +40,7 @@ func searchFlags(cmd *cobra.Command, o *decode.Options) {
 	fl.IntVar(&o.MaxLenB, "max-len-b", 10, "max output length = a·src_len + b")
 	fl.BoolVar(&o.BatchMaxLen, "batch-max-len", false, "use the padded batch width as src_len, as fairseq does (default: each sentence's own length)")
 	fl.IntVar(&o.MinLen, "min-len", o.MinLen, "forbid EOS before this many tokens")
+	fl.IntVar(&o.RepeatStop, "repeat-stop", decode.DefaultRepeatStop, fmt.Sprintf("end an output once its last N tokens (at least 3 blocks) repeat one block of 1-%d tokens (0: off)", decode.MaxRepeatBlock))
 	fl.Float64Var(&o.UnkPenalty, "unkpen", 0, "penalty subtracted from <unk>'s log-probability")
 	fl.IntVar(&o.NoRepeatNgram, "no-repeat-ngram", 0, "block repeated n-grams of this size (0: off)")
 	fl.IntVar(&o.NBest, "nbest", 1, "hypotheses per sentence (LINE<TAB>SCORE<TAB>TEXT lines when > 1); samples per sentence with --sampling")
