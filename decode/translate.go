@@ -75,9 +75,8 @@ type Stats struct {
 // whatever Translator.MaxSrcLen says. Memory per line grows with the
 // source length (the encoder's attention, and the decoder's caches over
 // outputs up to a·src_len + b tokens): without a bound, one line of
-// 100,000 characters took 7-9 GB. At 4096 tokens a line of a 6+6 d=256
-// model stays under about 1 GB at beam 5; longer inputs are truncated
-// with a warning.
+// 100,000 characters took 7-9 GB. Longer inputs are truncated with a
+// warning.
 const HardMaxSrcLen = 4096
 
 // SrcLimit is the longest encoder input t decodes: MaxSrcLen, within
