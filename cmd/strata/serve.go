@@ -28,7 +28,8 @@ the API and the options in full.
 Lines of concurrent requests with the same direction and search options are
 decoded together (up to --batch-tokens, waiting at most --batch-wait) by
 --decoders decoders of --threads compute threads each. GET / is a page to
-try the model, /metrics Prometheus metrics, /health and /ready liveness and
+try the model, POST /detect LibreTranslate's language detection, /metrics
+Prometheus metrics, /health and /ready liveness and
 readiness. SIGTERM or SIGINT stops accepting connections, finishes the
 requests already taken (up to --drain-timeout) and exits 0; a second signal
 exits at once.`,
