@@ -3,7 +3,6 @@ package decode
 import (
 	"fmt"
 
-	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/model"
 )
@@ -96,8 +95,8 @@ func (t *Translator) LineAttention(line, src, tgt string, h Hypothesis, kind str
 	if err != nil {
 		return AttentionMap{}, err
 	}
-	if t.MaxSrcLen > 0 && len(x) > t.MaxSrcLen {
-		x = append(x[:t.MaxSrcLen-1], data.EOSID)
+	if n := t.SrcLimit(); len(x) > n {
+		x = truncateSource(x, n)
 	}
 	return Attention(t.B.Model, x, prefix, h.Tokens, kind, layer)
 }

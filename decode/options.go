@@ -33,6 +33,13 @@ type Options struct {
 	// fairseq does, instead of from each sentence's own length (the
 	// default, which makes a sentence's output independent of its batch).
 	BatchMaxLen bool
+	// RepeatStop forces EOS once a hypothesis ends in degenerate
+	// repetition: its last max(RepeatStop, 3·p) tokens are one block of p
+	// tokens repeated, for some p from 1 to MaxRepeatBlock (0: off). A
+	// model that has begun to loop (on emoji, say, or a line unlike its
+	// training data) would otherwise go on until max_len, costing the
+	// whole output budget for nothing.
+	RepeatStop int
 	// MinLen forbids EOS before this many tokens have been generated.
 	MinLen int
 	// UnkPenalty is subtracted from the log-probability of <unk>.
@@ -98,6 +105,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("nbest %d: must be between 1 and the beam size %d (1 with greedy search)", o.NBest, o.Beam)
 	case o.MaxLenA < 0 || o.MaxLenB < 0 || (o.MaxLenA == 0 && o.MaxLenB == 0):
 		return fmt.Errorf("max_len = %g·src_len + %d: must allow at least one token", o.MaxLenA, o.MaxLenB)
+	case o.RepeatStop < 0:
+		return fmt.Errorf("repeat stop %d is negative", o.RepeatStop)
 	case o.MinLen < 0:
 		return fmt.Errorf("min length %d is negative", o.MinLen)
 	case o.NoRepeatNgram < 0:
@@ -110,6 +119,39 @@ func (o Options) Validate() error {
 		return fmt.Errorf("int8 activation width %d bits: must be one of %v", o.Int8Bits, engine.Int8Bits)
 	}
 	return o.Sampling.validate()
+}
+
+// MaxRepeatBlock is the longest repeated block RepeatStop looks for.
+const MaxRepeatBlock = 8
+
+// DefaultRepeatStop is the RepeatStop of strata translate and serve: 16
+// tokens of one block repeated (a token 16 times, a pair 8 times, ..., a
+// block of 6-8 tokens three times). It leaves the shipped model's
+// recorded outputs (models/l10n-en-de/check.tsv) unchanged.
+const DefaultRepeatStop = 16
+
+// repeating reports whether tokens end in one block of 1 to
+// MaxRepeatBlock tokens repeated over the last max(n, 3·p) tokens
+// (n 0: never).
+func repeating(tokens []int32, n int) bool {
+	if n <= 0 {
+		return false
+	}
+	for p := 1; p <= MaxRepeatBlock; p++ {
+		span := max(n, 3*p)
+		if len(tokens) < span {
+			continue
+		}
+		tail := tokens[len(tokens)-span:]
+		periodic := true
+		for i := p; i < span && periodic; i++ {
+			periodic = tail[i] == tail[i-p]
+		}
+		if periodic {
+			return true
+		}
+	}
+	return false
 }
 
 // rowsPerSentence is the number of decoder rows a sentence occupies.

@@ -27,7 +27,13 @@ func (t *Translator) ScoreLines(srcs, refs []string, src, tgt string) ([]Scored,
 		if xs[i], err = t.B.Seq.EncoderInput(nil, enc.Encode(nil, srcs[i]), src, tgt); err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+1, err)
 		}
+		if n := t.SrcLimit(); len(xs[i]) > n {
+			xs[i] = truncateSource(xs[i], n) // as Lines would translate it
+		}
 		ys[i] = append(enc.Encode(nil, refs[i]), data.EOSID)
+		if len(ys[i]) > HardMaxSrcLen {
+			return nil, fmt.Errorf("line %d: the reference has %d tokens; scoring takes at most %d (its memory grows with the length)", i+1, len(ys[i]), HardMaxSrcLen)
+		}
 	}
 	order := make([]int, len(srcs))
 	for i := range order {

@@ -223,8 +223,9 @@ type run struct {
 
 // adjust applies the search constraints to one row of log-probabilities
 // before candidates are chosen, in fairseq's order: pad is never chosen,
-// <unk> pays its penalty, EOS is forced at max_len and forbidden before
-// min_len, and repeated n-grams are blocked.
+// <unk> pays its penalty, EOS is forced at max_len (and, with RepeatStop,
+// once the output repeats itself) and forbidden before min_len, and
+// repeated n-grams are blocked.
 func (r *run) adjust(lp []float32, step, maxLen int, tokens []int32) {
 	o := r.s.opt
 	inf := float32(math.Inf(-1))
@@ -233,7 +234,7 @@ func (r *run) adjust(lp []float32, step, maxLen int, tokens []int32) {
 		lp[data.UNKID] -= float32(o.UnkPenalty)
 	}
 	switch {
-	case step >= maxLen:
+	case step >= maxLen || repeating(tokens, o.RepeatStop):
 		e := lp[data.EOSID]
 		for j := range lp {
 			lp[j] = inf

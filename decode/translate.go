@@ -31,7 +31,9 @@ type Translator struct {
 	// the lengths that come.
 	MaxStateTokens int
 	// MaxSrcLen truncates longer encoder inputs (tag and EOS kept), so one
-	// runaway line cannot exhaust memory; a warning names the line.
+	// runaway line cannot exhaust memory; a warning names the line. 0, or
+	// a value above HardMaxSrcLen, is HardMaxSrcLen: no setting removes
+	// the bound.
 	MaxSrcLen int
 	// Align adds word alignments to every hypothesis (AlignWords, through
 	// decoder layer AlignLayer; an ensemble aligns with its first model).
@@ -67,6 +69,28 @@ type Stats struct {
 	Lines, Sentences int // all lines; non-empty ones decoded
 	SrcTokens        int // encoder inputs, tags and EOS included
 	Tokens           int // generated tokens of the best hypotheses, EOS included
+}
+
+// HardMaxSrcLen bounds every encoder input (tags and EOS included),
+// whatever Translator.MaxSrcLen says. Memory per line grows with the
+// source length (the encoder's attention, and the decoder's caches over
+// outputs up to a·src_len + b tokens): without a bound, one line of
+// 100,000 characters took 7-9 GB. Longer inputs are truncated with a
+// warning.
+const HardMaxSrcLen = 4096
+
+// SrcLimit is the longest encoder input t decodes: MaxSrcLen, within
+// HardMaxSrcLen.
+func (t *Translator) SrcLimit() int {
+	if t.MaxSrcLen > 0 && t.MaxSrcLen < HardMaxSrcLen {
+		return t.MaxSrcLen
+	}
+	return HardMaxSrcLen
+}
+
+// truncateSource keeps the first n-1 tokens of an encoder input and its EOS.
+func truncateSource(x []int32, n int) []int32 {
+	return append(x[:n-1:n-1], data.EOSID)
 }
 
 // NewTranslator returns a translator with fairseq-like batch defaults.
@@ -243,11 +267,11 @@ func (t *Translator) encodeLines(lines []string, src, tgt, what string) (ids [][
 		if err != nil {
 			return nil, nil, fmt.Errorf("%sline %d: %w", what, t.Stats.Lines+i+1, err)
 		}
-		if t.MaxSrcLen > 0 && len(x) > t.MaxSrcLen {
+		if n := t.SrcLimit(); len(x) > n {
 			if t.Warn != nil {
-				fmt.Fprintf(t.Warn, "warning: %sline %d: %d source tokens, truncated to %d\n", what, t.Stats.Lines+i+1, len(x), t.MaxSrcLen)
+				fmt.Fprintf(t.Warn, "warning: %sline %d: %d source tokens, truncated to %d\n", what, t.Stats.Lines+i+1, len(x), n)
 			}
-			x = append(x[:t.MaxSrcLen-1], data.EOSID)
+			x = truncateSource(x, n)
 		}
 		ids[i] = x
 		order = append(order, i)

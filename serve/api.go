@@ -82,6 +82,7 @@ type reqLog struct {
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /translate", s.instrument("unknown", s.handleTranslate))
+	mux.HandleFunc("POST /detect", s.instrument("libretranslate", s.handleDetect))
 	mux.HandleFunc("GET /languages", s.handleLanguages)
 	mux.HandleFunc("GET /health", s.handleHealth)
 	mux.HandleFunc("GET /ready", s.handleReady)
@@ -179,13 +180,16 @@ func (s *Server) handleTranslate(w http.ResponseWriter, r *http.Request, rl *req
 	if err != nil {
 		return err
 	}
-	if isLibre(r, body) {
+	if isLibre(body) {
 		rl.api = "libretranslate"
 		return s.handleLibre(w, r, body, rl)
 	}
 	rl.api = "strata"
 	var req Request
 	if err := decodeStrict(body, &req); err != nil {
+		return err
+	}
+	if err := s.checkSearchFields(req); err != nil {
 		return err
 	}
 	j := job{key: key{src: req.SrcLang, tgt: req.TgtLang, pivot: req.Pivot, beam: req.Beam,
@@ -226,6 +230,24 @@ func (s *Server) handleTranslate(w http.ResponseWriter, r *http.Request, rl *req
 	rl.out = resp.Translations
 	resp.Millis = float64(time.Since(start).Microseconds()) / 1000
 	writeJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+// checkSearchFields checks beam and nbest against --max-beam, naming the
+// field the client sent (the beam it gets by default may be raised to its
+// nbest, a number it never sent).
+func (s *Server) checkSearchFields(req Request) error {
+	mb := s.opt.MaxBeam
+	switch {
+	case req.Beam < 0 || req.Beam > mb:
+		return badRequest("beam %d: must be between 1 and %d (--max-beam), or 0 for the server's %d", req.Beam, mb, s.opt.Search.Beam)
+	case req.NBest < 0:
+		return badRequest("nbest %d is negative", req.NBest)
+	case req.NBest > mb:
+		return badRequest("nbest %d: this server returns at most %d hypotheses per line (--max-beam)", req.NBest, mb)
+	case req.Beam > 0 && req.NBest > req.Beam:
+		return badRequest("nbest %d: must be at most beam %d", req.NBest, req.Beam)
+	}
 	return nil
 }
 

@@ -32,6 +32,7 @@ type task struct {
 	taken     []bool // lines handed to a batch
 	first     int    // first line not yet handed to a batch
 	handed    int    // lines handed to a batch
+	inflight  int    // batches holding its lines that are being decoded
 	left      int    // lines not yet decoded
 	cancelled bool
 	res       []decode.Result
@@ -147,7 +148,7 @@ func (b *batcher) next(stop <-chan struct{}) *batch {
 				return nil
 			}
 		}
-		head := b.queue[0]
+		head := b.pick()
 		if wait := b.waitFor(head); wait > 0 {
 			b.mu.Unlock()
 			tm := time.NewTimer(wait)
@@ -161,7 +162,7 @@ func (b *batcher) next(stop <-chan struct{}) *batch {
 			tm.Stop()
 			continue
 		}
-		bt := b.take(head.key)
+		bt := b.take(head)
 		more := len(b.queue) > 0
 		b.onQueue(b.queued)
 		b.mu.Unlock()
@@ -211,12 +212,32 @@ func (b *batcher) batchLines(k key) int {
 	return max(1, b.opt.MaxRows/max(1, rows))
 }
 
-// take removes a batch of key k's lines from the queue.
-func (b *batcher) take(k key) *batch {
+// pick is the task whose key the next batch has: the first in turn order
+// that has no batch being decoded, else the first. A request whose lines
+// are being decoded thus waits for them while others wait, so one request
+// of expensive lines holds at most one decoder while there is other work.
+func (b *batcher) pick() *task {
+	for _, t := range b.queue {
+		if t.inflight == 0 {
+			return t
+		}
+	}
+	return b.queue[0]
+}
+
+// take removes a batch of head's key's lines from the queue.
+func (b *batcher) take(head *task) *batch {
+	k := head.key
 	bt := &batch{key: k}
+	defer func() {
+		for _, t := range bt.tasks() {
+			t.inflight++
+		}
+	}()
 	if b.opt.Off { // one whole request
 		t := b.queue[0]
 		b.queue = b.queue[1:]
+		bt.key = t.key
 		for i := t.first; i < len(t.lines); i++ {
 			bt.items = append(bt.items, item{t, i})
 		}
@@ -225,7 +246,7 @@ func (b *batcher) take(k key) *batch {
 		return bt
 	}
 	most := b.batchLines(k)
-	pool := b.candidates(k, poolBatches*most)
+	pool := b.candidates(head, poolBatches*most)
 	if b.idle > 1 { // little waiting: spread it over the idle workers
 		most = min(most, (len(pool)+b.idle-1)/b.idle)
 	}
@@ -262,25 +283,49 @@ func (b *batcher) take(k key) *batch {
 // chooses a batch from (by length) when more are waiting than one holds.
 const poolBatches = 4
 
-// candidates are the lines of key k a batch may take, oldest task first:
-// at most BatchRequestLines from each task, at most n in all.
-func (b *batcher) candidates(k key, n int) []item {
-	var pool []item
+// candidates are the lines a batch for head may take, head's first
+// waiting line first: taken in turns, one line of each task with head's
+// key at a time (head first, then in turn order), at most
+// BatchRequestLines of each task and n in all. While head has no batch
+// being decoded, tasks that have one are left out.
+func (b *batcher) candidates(head *task, n int) []item {
+	tasks := []*task{head}
 	for _, t := range b.queue {
-		if t.key != k {
-			continue
+		if t != head && t.key == head.key && (head.inflight > 0 || t.inflight == 0) {
+			tasks = append(tasks, t)
 		}
-		for i, m := t.first, 0; i < len(t.lines) && m < b.opt.BatchRequestLines && len(pool) < n; i++ {
-			if !t.taken[i] {
-				pool = append(pool, item{t, i})
-				m++
+	}
+	next, took := make([]int, len(tasks)), make([]int, len(tasks))
+	for i, t := range tasks {
+		next[i] = t.first
+	}
+	var pool []item
+	for more := true; more && len(pool) < n; {
+		more = false
+		for i, t := range tasks {
+			for next[i] < len(t.lines) && t.taken[next[i]] {
+				next[i]++
 			}
-		}
-		if len(pool) >= n {
-			break
+			if len(pool) < n && next[i] < len(t.lines) && took[i] < b.opt.BatchRequestLines {
+				pool = append(pool, item{t, next[i]})
+				next[i]++
+				took[i]++
+				more = true
+			}
 		}
 	}
 	return pool
+}
+
+// tasks are the distinct tasks of a batch's lines.
+func (bt *batch) tasks() []*task {
+	var ts []*task
+	for _, it := range bt.items {
+		if !slices.Contains(ts, it.t) {
+			ts = append(ts, it.t)
+		}
+	}
+	return ts
 }
 
 // similarLengths picks n of pool's lines of similar source length, among
@@ -323,6 +368,9 @@ func (t *task) hand(items []item) {
 func (b *batcher) deliver(bt *batch, res []decode.Result, attns []*decode.AttentionMap, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	for _, t := range bt.tasks() {
+		t.inflight--
+	}
 	for k, it := range bt.items {
 		t := it.t
 		if err != nil {

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"fmt"
+	"github.com/strata-nmt/strata/decode"
 	"strings"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func TestBatchTakesSimilarLengths(t *testing.T) {
 		}
 	}
 	b.mu.Lock()
-	bt := b.take(k)
+	bt := b.take(b.queue[0])
 	b.mu.Unlock()
 	var got []string
 	for _, it := range bt.items {
@@ -78,17 +79,30 @@ func TestBatchTakesSimilarLengths(t *testing.T) {
 	if strings.Join(order, "") != "CB" || b.queuedLines() != 7 {
 		t.Errorf("queue %v with %d lines after the batch, want [C B] with 7", order, b.queuedLines())
 	}
-	// B's remaining lines are its first three and its last
+	// while the batch with B's lines is decoded, B waits: C's lines only
 	b.mu.Lock()
-	rest := b.candidates(k, 100)
+	rest := b.candidates(b.pick(), 100)
 	b.mu.Unlock()
-	got = got[:0]
-	for _, it := range rest {
-		got = append(got, fmt.Sprintf("%s%d", byName[it.t], it.i))
+	if got := names(rest, byName); got != "C0 C1 C2" {
+		t.Errorf("waiting lines during the batch %q, want C's", got)
 	}
-	if want := "C0 C1 C2 B0 B1 B2 B5"; strings.Join(got, " ") != want {
-		t.Errorf("waiting lines %q, want %q", strings.Join(got, " "), want)
+	// once it is decoded, B's remaining lines (its first three and its
+	// last) are taken in turns with C's
+	b.deliver(bt, make([]decode.Result, len(bt.items)), nil, nil)
+	b.mu.Lock()
+	rest = b.candidates(b.pick(), 100)
+	b.mu.Unlock()
+	if got := names(rest, byName); got != "C0 B0 C1 B1 C2 B2 B5" {
+		t.Errorf("waiting lines %q, want C0 B0 C1 B1 C2 B2 B5", got)
 	}
+}
+
+func names(items []item, byName map[*task]string) string {
+	var out []string
+	for _, it := range items {
+		out = append(out, fmt.Sprintf("%s%d", byName[it.t], it.i))
+	}
+	return strings.Join(out, " ")
 }
 
 // A request arriving while several workers are idle is spread over them:

@@ -32,7 +32,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		if c := types[int(ct)%len(types)]; c != "" {
 			r.Header.Set("Content-Type", c)
 		}
-		if isLibre(r, body) {
+		if isLibre(body) {
 			req, texts, single, err := parseLibre(r, body)
 			if err != nil {
 				if err.Error() == "" {

@@ -1,14 +1,8 @@
 package serve
 
 import (
-	"bytes"
 	"encoding/json"
-	"mime"
-	"mime/multipart"
 	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
@@ -28,68 +22,6 @@ type libreRequest struct {
 	APIKey       string          `json:"api_key"`
 }
 
-type detected struct {
-	Confidence float64 `json:"confidence"` // percent, as LibreTranslate
-	Language   string  `json:"language"`
-}
-
-// isLibre tells a LibreTranslate request (a form, or JSON with "q") from
-// strata's own (JSON with "text").
-func isLibre(r *http.Request, body []byte) bool {
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data" {
-		return true
-	}
-	var probe map[string]json.RawMessage
-	if json.Unmarshal(body, &probe) != nil {
-		return false
-	}
-	_, ok := probe["q"]
-	return ok
-}
-
-// parseLibre reads q as a list of texts and whether it was one string.
-func parseLibre(r *http.Request, body []byte) (req libreRequest, texts []string, single bool, err error) {
-	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data" {
-		var f url.Values
-		if mt == "multipart/form-data" {
-			form, e := multipart.NewReader(bytes.NewReader(body), params["boundary"]).ReadForm(int64(len(body)) + 1)
-			if e != nil {
-				return req, nil, false, badRequest("Invalid request: %v", e)
-			}
-			f = form.Value
-		} else if f, err = url.ParseQuery(string(body)); err != nil {
-			return req, nil, false, badRequest("Invalid request: %v", err)
-		}
-		req.Source, req.Target, req.Format = f.Get("source"), f.Get("target"), f.Get("format")
-		if a := f.Get("alternatives"); a != "" {
-			if req.Alternatives, err = strconv.Atoi(a); err != nil {
-				return req, nil, false, badRequest("Invalid request: alternatives %q is not a number", a)
-			}
-		}
-		texts = f["q"]
-		if len(texts) == 0 {
-			return req, nil, false, badRequest("Invalid request: missing q parameter")
-		}
-		return req, texts, len(texts) == 1, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&req); err != nil {
-		return req, nil, false, badRequest("Invalid request: %v", err)
-	}
-	var one string
-	switch {
-	case len(req.Q) == 0 || string(req.Q) == "null":
-		return req, nil, false, badRequest("Invalid request: missing q parameter")
-	case json.Unmarshal(req.Q, &one) == nil:
-		return req, []string{one}, true, nil
-	case json.Unmarshal(req.Q, &texts) == nil:
-		return req, texts, false, nil
-	}
-	return req, nil, false, badRequest("Invalid request: q must be a string or an array of strings")
-}
-
 func (s *Server) handleLibre(w http.ResponseWriter, r *http.Request, body []byte, rl *reqLog) error {
 	req, texts, single, err := parseLibre(r, body)
 	if err != nil {
@@ -104,12 +36,16 @@ func (s *Server) handleLibre(w http.ResponseWriter, r *http.Request, body []byte
 		return badRequest("Invalid request: format %q is not supported (strata translates plain text: \"text\")", req.Format)
 	case req.Alternatives < 0:
 		return badRequest("Invalid request: alternatives %d is negative", req.Alternatives)
+	case req.Alternatives >= s.opt.MaxBeam:
+		return badRequest("Invalid request: alternatives %d: this server gives at most %d (--max-beam %d, less the translation)", req.Alternatives, s.opt.MaxBeam-1, s.opt.MaxBeam)
 	}
 	// a text may hold several lines: each is translated, and the breaks kept
 	var lines []string
 	counts := make([]int, len(texts))
+	breaks := make([][]string, len(texts))
 	for i, t := range texts {
-		ls := strings.Split(t, "\n")
+		var ls []string
+		ls, breaks[i] = splitBreaks(t)
 		counts[i] = len(ls)
 		lines = append(lines, ls...)
 	}
@@ -138,12 +74,12 @@ func (s *Server) handleLibre(w http.ResponseWriter, r *http.Request, body []byte
 					alt[l] = texts[a+1]
 				}
 			}
-			alts[i] = append(alts[i], strings.Join(alt, "\n"))
+			alts[i] = append(alts[i], joinBreaks(alt, breaks[i]))
 		}
 		for l := 0; l < n; l++ {
 			best[l] = t.res[k+l].Best()
 		}
-		out[i] = strings.Join(best, "\n")
+		out[i] = joinBreaks(best, breaks[i])
 		k += n
 	}
 	rl.out = out
@@ -177,25 +113,6 @@ func nonNil(x []string) []string {
 		return []string{}
 	}
 	return x
-}
-
-// detectSource identifies each text's language with the LID model; the
-// request is translated from the first text's (one source per request).
-func (s *Server) detectSource(texts []string) ([]detected, string, error) {
-	if s.opt.LID == nil {
-		return nil, "", badRequest(`Invalid request: source "auto" needs a language-ID model (strata serve --lid-model)`)
-	}
-	det := make([]detected, len(texts))
-	for i, t := range texts {
-		if p := s.opt.LID.Predict(strings.ReplaceAll(t, "\n", " "), 1, 0); len(p) > 0 {
-			det[i] = detected{Confidence: float64(min(p[0].Prob, 1)) * 100, Language: p[0].Lang()}
-		}
-	}
-	src := det[0].Language
-	if _, ok := s.b.Vocab.LangIndex(src); !ok {
-		return nil, "", badRequest("Invalid request: detected source language %q is not one of the model's languages %v", src, s.b.Vocab.Languages())
-	}
-	return det, src, nil
 }
 
 // libreLanguage is an entry of LibreTranslate's GET /languages.

@@ -14,7 +14,8 @@ import (
 	"github.com/strata-nmt/strata/langid"
 )
 
-// Options configure a Server. Zero values take the defaults of Defaults.
+// Options configure a Server. Start from Defaults: New refuses values out
+// of range (Options.check) instead of replacing them.
 type Options struct {
 	// Workers decoders run in parallel, each with Threads kernel threads.
 	// Zero Workers: one decoder per core, each single-threaded (cores /
@@ -46,6 +47,7 @@ type Options struct {
 	QueueLines   int           // lines waiting to be decoded; more answer 503
 	MaxLines     int           // lines per request
 	MaxLineLen   int           // bytes per line
+	MaxSrcTokens int           // longer encoder inputs are truncated (≤ decode.HardMaxSrcLen)
 	MaxBody      int64         // bytes per request body
 	MaxBeam      int           // largest beam a request may ask for
 	Timeout      time.Duration // per-request deadline, queueing included
@@ -62,44 +64,55 @@ func Defaults() Options {
 	o := Options{
 		Search:      decode.Defaults(),
 		BatchTokens: 2048, BatchWait: 5 * time.Millisecond, BatchRequestLines: 32, MaxRows: 128, MaxStateTokens: 8192,
-		QueueLines: 4096, MaxLines: 256, MaxLineLen: 4096, MaxBody: 1 << 20, MaxBeam: 16,
+		QueueLines: 4096, MaxLines: 256, MaxLineLen: 4096, MaxSrcTokens: 1024, MaxBody: 1 << 20, MaxBeam: 16,
 		Timeout: 60 * time.Second, DrainTimeout: 30 * time.Second,
 	}
-	o.Search.MaxLenA, o.Search.MaxLenB = 1.2, 10
+	o.Search.MaxLenA, o.Search.MaxLenB, o.Search.RepeatStop = 1.2, 10, decode.DefaultRepeatStop
 	return o
 }
 
-func (o *Options) fill() error {
-	d := Defaults()
-	set := func(x *int, v int) {
-		if *x <= 0 {
-			*x = v
+// check refuses options out of range at start-up, naming their flags, so
+// that a misconfigured server does not start and then blame its clients
+// (a --beam above --max-beam made every request a 400). Zero Workers and
+// Threads mean "choose for the cores" (see Options); every other count
+// and duration must be positive, except BatchWait and DrainTimeout, which
+// may be zero.
+func (o *Options) check() error {
+	for _, c := range []struct {
+		flag string
+		v    int
+		min  int
+	}{
+		{"--decoders", o.Workers, 0}, {"--threads", o.Threads, 0},
+		{"--batch-tokens", o.BatchTokens, 1}, {"--batch-request-lines", o.BatchRequestLines, 1},
+		{"--max-rows", o.MaxRows, 1}, {"--max-state-tokens", o.MaxStateTokens, 1},
+		{"--queue-lines", o.QueueLines, 1}, {"--max-lines", o.MaxLines, 1},
+		{"--max-line-bytes", o.MaxLineLen, 1}, {"--max-beam", o.MaxBeam, 1}, {"--beam", o.Search.Beam, 1},
+	} {
+		if c.v < c.min {
+			return fmt.Errorf("%s %d: must be at least %d", c.flag, c.v, c.min)
 		}
 	}
-	set(&o.BatchTokens, d.BatchTokens)
-	set(&o.BatchRequestLines, d.BatchRequestLines)
-	set(&o.MaxRows, d.MaxRows)
-	set(&o.MaxStateTokens, d.MaxStateTokens)
-	set(&o.QueueLines, d.QueueLines)
-	set(&o.MaxLines, d.MaxLines)
-	set(&o.MaxLineLen, d.MaxLineLen)
-	set(&o.MaxBeam, d.MaxBeam)
-	if o.MaxBody <= 0 {
-		o.MaxBody = d.MaxBody
+	switch {
+	case o.MaxBody < 1:
+		return fmt.Errorf("--max-body-bytes %d: must be at least 1", o.MaxBody)
+	case o.Timeout <= 0:
+		return fmt.Errorf("--timeout %s: must be positive", o.Timeout)
+	case o.DrainTimeout < 0:
+		return fmt.Errorf("--drain-timeout %s is negative", o.DrainTimeout)
+	case o.BatchWait < 0:
+		return fmt.Errorf("--batch-wait %s is negative", o.BatchWait)
+	case o.Search.Beam > o.MaxBeam:
+		return fmt.Errorf("--beam %d is larger than --max-beam %d: every request without a beam would be refused", o.Search.Beam, o.MaxBeam)
+	case o.QueueLines < o.MaxLines:
+		return fmt.Errorf("--queue-lines %d cannot hold one request of --max-lines %d", o.QueueLines, o.MaxLines)
+	case o.MaxSrcTokens < 0 || o.MaxSrcTokens > decode.HardMaxSrcLen:
+		return fmt.Errorf("--max-src-len %d: must be between 1 and %d (0: %d)", o.MaxSrcTokens, decode.HardMaxSrcLen, decode.HardMaxSrcLen)
 	}
-	if o.Timeout <= 0 {
-		o.Timeout = d.Timeout
+	if err := o.Search.Validate(); err != nil {
+		return fmt.Errorf("search options: %w", err)
 	}
-	if o.DrainTimeout <= 0 {
-		o.DrainTimeout = d.DrainTimeout
-	}
-	if o.BatchWait < 0 {
-		return fmt.Errorf("batch wait %s is negative", o.BatchWait)
-	}
-	if o.QueueLines < o.MaxLines {
-		return fmt.Errorf("queue of %d lines cannot hold one request of %d lines (--max-lines)", o.QueueLines, o.MaxLines)
-	}
-	return o.Search.Validate()
+	return nil
 }
 
 // decoders resolves Options.Workers and Threads on a machine of cores

@@ -139,7 +139,7 @@ func TestTranslateEndpoint(t *testing.T) {
 		`{"text": ["a\nb"], "src_lang": "en", "tgt_lang": "de"}`:                                "line break",
 		`{"text": ["a"], "src_lang": "en", "tgt_lang": "de", "lid": true}`:                      "--lid-model",
 		`{"txt": ["a"]}`: "unknown field",
-		`not json`:       "request body",
+		`not json`:       "missing q parameter", // not a JSON object: a form, LibreTranslate's
 	} {
 		code, out, _ := postJSON(t, ts.URL, body)
 		if msg, _ := out["error"].(string); code != 400 || !strings.Contains(msg, want) {

@@ -41,7 +41,7 @@ type Server struct {
 
 // New starts the workers; Close stops them.
 func New(b *decode.Bundle, opt Options, log *slog.Logger) (*Server, error) {
-	if err := opt.fill(); err != nil {
+	if err := opt.check(); err != nil {
 		return nil, err
 	}
 	if log == nil {
@@ -94,7 +94,7 @@ func (s *Server) newWorker(id int) (*worker, error) {
 	}
 	sr.SetThreads(s.opt.Threads)
 	t := decode.NewTranslator(s.b, sr)
-	t.MaxRows, t.MaxStateTokens = s.opt.MaxRows, s.opt.MaxStateTokens
+	t.MaxRows, t.MaxStateTokens, t.MaxSrcLen = s.opt.MaxRows, s.opt.MaxStateTokens, s.opt.MaxSrcTokens
 	return &worker{s: s, t: t, arena: s.met.arena.WithLabelValues(fmt.Sprint(id))}, nil
 }
 

@@ -49,6 +49,7 @@ type config struct {
 	on, off                           side
 	extra                             []string
 	timeout                           time.Duration
+	hostile                           int
 }
 
 func main() {
@@ -72,6 +73,7 @@ func main() {
 	flag.IntVar(&c.off.threads, "off-threads", 0, "threads of each decoder of the one-at-a-time server (0: as --threads)")
 	flag.StringVar(&extra, "serve-flags", "", "further strata serve flags, space-separated")
 	flag.DurationVar(&c.timeout, "round-timeout", 10*time.Minute, "abandon a round after this long")
+	flag.IntVar(&c.hostile, "hostile", 0, "then N normal clients (2N requests) on the batching server, alone and with one hostile client (0: skip)")
 	flag.Parse()
 	for _, f := range strings.Split(clients, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))

@@ -22,6 +22,9 @@ func run(c config, lines []string) {
 	fmt.Printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	res := map[string]map[int]result{}
 	for k, n := range c.clients {
+		if n == 0 { // --clients 0: no load rounds
+			continue
+		}
 		reqs := requests(lines, max(c.requests, n), c.maxLines, uint64(n))
 		order := []int{0, 1}
 		if k%2 == 1 {
@@ -40,9 +43,16 @@ func run(c config, lines []string) {
 	}
 	for _, n := range c.clients {
 		b, o := res["batching"][n], res["one at a time"][n]
+		if n == 0 {
+			continue
+		}
 		fmt.Printf("%d clients: batching/one-at-a-time throughput %.2fx (lines per CPU-second %.2fx), p99 %.2fx; batching peak RSS / idle %.2fx\n",
 			n, (float64(b.lines)/b.seconds)/(float64(o.lines)/o.seconds), (float64(b.lines)/b.cpu)/(float64(o.lines)/o.cpu),
 			ms(b.p99)/ms(o.p99), float64(b.peakRSS)/float64(b.idleRSS))
+	}
+	if c.hostile > 0 {
+		reqs := requests(lines, 2*c.hostile, c.maxLines, 77)
+		hostileRounds(c, servers[0], c.hostile, reqs, hostileRequest(lines, c.maxLines), idle[0])
 	}
 	for _, s := range servers {
 		code, log := s.stop()

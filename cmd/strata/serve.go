@@ -28,7 +28,8 @@ the API and the options in full.
 Lines of concurrent requests with the same direction and search options are
 decoded together (up to --batch-tokens, waiting at most --batch-wait) by
 --decoders decoders of --threads compute threads each. GET / is a page to
-try the model, /metrics Prometheus metrics, /health and /ready liveness and
+try the model, POST /detect LibreTranslate's language detection, /metrics
+Prometheus metrics, /health and /ready liveness and
 readiness. SIGTERM or SIGINT stops accepting connections, finishes the
 requests already taken (up to --drain-timeout) and exits 0; a second signal
 exits at once.`,
@@ -69,6 +70,7 @@ exits at once.`,
 	fl.Float64Var(&o.Search.MaxLenA, "max-len-a", o.Search.MaxLenA, "outputs have at most a·source length + b tokens")
 	fl.IntVar(&o.Search.MaxLenB, "max-len-b", o.Search.MaxLenB, "see --max-len-a")
 	fl.Float64Var(&o.Search.LenPen, "lenpen", o.Search.LenPen, "length penalty")
+	fl.IntVar(&o.Search.RepeatStop, "repeat-stop", o.Search.RepeatStop, fmt.Sprintf("end an output once its last N tokens (at least 3 blocks) repeat one block of 1-%d tokens (0: off)", decode.MaxRepeatBlock))
 	fl.IntVar(&o.BatchTokens, "batch-tokens", o.BatchTokens, "source tokens per batch across requests")
 	fl.DurationVar(&o.BatchWait, "batch-wait", o.BatchWait, "longest a line waits for others to fill its batch")
 	fl.BoolVar(&o.Off, "no-batching", false, "decode each request on its own, as they come (for comparison)")
@@ -78,6 +80,7 @@ exits at once.`,
 	fl.IntVar(&o.QueueLines, "queue-lines", o.QueueLines, "lines that may wait; a request that would overflow gets 503")
 	fl.IntVar(&o.MaxLines, "max-lines", o.MaxLines, "lines per request")
 	fl.IntVar(&o.MaxLineLen, "max-line-bytes", o.MaxLineLen, "bytes per line")
+	fl.IntVar(&o.MaxSrcTokens, "max-src-len", o.MaxSrcTokens, fmt.Sprintf("truncate longer sources, in subword tokens with tag and EOS (at most %d)", decode.HardMaxSrcLen))
 	fl.Int64Var(&o.MaxBody, "max-body-bytes", o.MaxBody, "bytes per request body")
 	fl.DurationVar(&o.Timeout, "timeout", o.Timeout, "per-request deadline, queueing included (504 after it)")
 	fl.DurationVar(&o.DrainTimeout, "drain-timeout", o.DrainTimeout, "how long shutdown waits for requests taken")

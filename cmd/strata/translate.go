@@ -41,6 +41,7 @@ func searchFlags(cmd *cobra.Command, o *decode.Options) {
 	fl.IntVar(&o.MaxLenB, "max-len-b", 10, "max output length = a·src_len + b")
 	fl.BoolVar(&o.BatchMaxLen, "batch-max-len", false, "use the padded batch width as src_len, as fairseq does (default: each sentence's own length)")
 	fl.IntVar(&o.MinLen, "min-len", o.MinLen, "forbid EOS before this many tokens")
+	fl.IntVar(&o.RepeatStop, "repeat-stop", decode.DefaultRepeatStop, fmt.Sprintf("end an output once its last N tokens (at least 3 blocks) repeat one block of 1-%d tokens (0: off)", decode.MaxRepeatBlock))
 	fl.Float64Var(&o.UnkPenalty, "unkpen", 0, "penalty subtracted from <unk>'s log-probability")
 	fl.IntVar(&o.NoRepeatNgram, "no-repeat-ngram", 0, "block repeated n-grams of this size (0: off)")
 	fl.IntVar(&o.NBest, "nbest", 1, "hypotheses per sentence (LINE<TAB>SCORE<TAB>TEXT lines when > 1); samples per sentence with --sampling")
@@ -57,12 +58,14 @@ func init() {
 	cmd := &cobra.Command{
 		Use:   "translate --model RUN_OR_FILE [--model ...] [--data DIR] --src-lang X --tgt-lang Y [--input F] [--output F]",
 		Short: "Translate text with beam search (stdin to stdout by default)",
-		Long: `Translates one sentence per line, keeping input order and empty lines, with
+		Long: fmt.Sprintf(`Translates one sentence per line, keeping input order and empty lines, with
 fairseq's beam search over incremental decoder state. Input (a file, gzip
 recognised by its magic bytes, a pipe or FIFO such as <(zcat f.gz), or - for
 standard input) is streamed: read and translated --buffer lines at a time
 (sorted by length into batches), written in input order, so memory stays
-bounded for any input size and nothing is read twice. The model is a run
+bounded for any input size and nothing is read twice. A line longer than
+--max-src-len subword tokens (at most %d, which no flag removes) is
+truncated with a warning, so memory also stays bounded for any line. The model is a run
 directory (model.bin, else checkpoint_best.bin, else checkpoint_last.bin;
 the data directory comes
 from its run.json unless --data is given) or a model/checkpoint file; repeat
@@ -71,7 +74,7 @@ probabilities, as fairseq's --path a.pt:b.pt). --pivot en translates
 X→en→Y in one command. See docs/decoding.md. --format po (and the other
 catalogue formats) fills a catalogue's untranslated entries instead, with
 placeholders and markup protected, marking the output for review
-(docs/l10n.md).`,
+(docs/l10n.md).`, decode.HardMaxSrcLen),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTranslate(cmd, &f) },
 	}
@@ -86,7 +89,7 @@ placeholders and markup protected, marking the output for review
 	fl.IntVar(&f.batch, "batch-size", 64, "sentences per batch")
 	fl.IntVar(&f.maxTokens, "max-tokens", defaultDecodeMaxTokens, "padded source tokens per batch (0: no bound)")
 	fl.IntVar(&f.buffer, "buffer", 2000, "lines read and sorted at a time")
-	fl.IntVar(&f.maxSrcLen, "max-src-len", 1024, "truncate longer sources (with a warning)")
+	fl.IntVar(&f.maxSrcLen, "max-src-len", 1024, fmt.Sprintf("truncate longer sources, in subword tokens with tag and EOS (with a warning); 0: the hard bound %d, which no setting removes", decode.HardMaxSrcLen))
 	fl.BoolVar(&f.scores, "scores", false, "prefix each output with its score and a tab")
 	fl.BoolVar(&f.align, "alignment", false, "append \" ||| \" and word alignments (s-t pairs, 0-based) from the encoder attention, as Marian's --alignment hard")
 	fl.IntVar(&f.alignLayer, "alignment-layer", -1, "decoder layer whose encoder attention aligns, 0-based (-1: the penultimate)")
@@ -99,6 +102,9 @@ placeholders and markup protected, marking the output for review
 func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 	if len(f.models) == 0 {
 		return fmt.Errorf("translate: --model is required")
+	}
+	if f.maxSrcLen < 0 || f.maxSrcLen > decode.HardMaxSrcLen {
+		return fmt.Errorf("translate: --max-src-len %d: must be between 1 and %d (0: %d), the bound that keeps a line's memory bounded", f.maxSrcLen, decode.HardMaxSrcLen, decode.HardMaxSrcLen)
 	}
 	tr, err := newTranslator(f.models, f.dataDir, f.opt, f.threads, f.workers)
 	if err != nil {
