@@ -35,6 +35,8 @@ var rules = []struct {
 	{"who worked alongside", regexp.MustCompile(`(?i)\b(?:worked|work|jobs|builds|tests) alongside\b|\b(?:other|another|two|three|four|five|six|seven|eight|nine) helpers?\b|\bthe lead(?:'s)?\b`)},
 	{"strata issue number", regexp.MustCompile(`(?i)\bissue #?\d+|\bissues #?\d+(?:(?:,|,? and|,? &) #?\d+)+`)},
 	{"#N issue reference", regexp.MustCompile(`(?:^|[\s(\[])#\d{2,}\b`)},
+	{"timestamped state", regexp.MustCompile(`\b20\d\d-\d\d-\d\d[ T]\d\d:\d\d\b`)},
+	{"history section", regexp.MustCompile(`(?im)^#+ +history\s*$`)},
 }
 
 // otherProjects are the projects whose issues documentation may cite; an

@@ -32,6 +32,16 @@ var knownWorkLog = []string{
 	"of issue 19 §2 instead",
 	"the server before issue 15 merged",
 	"rows #3/#4 came from #18",
+	"since this session, the FFN's first product in int8",
+	"load average 8-13: the training at nice -10 and other helpers' jobs",
+	"**The model shipped in the eighth session (average of updates 5,500",
+	"int8 (7-bit activations, the default since the ninth session)",
+	"**On the l10n en→de model (issue 19), update 1,000**",
+	"the issue #98 sentence BLEU values",
+	"`FuzzReadLines` (before issue 14 merged; now `FuzzReadTSV`)",
+	"in four sessions resumed from the full checkpoint",
+	"`SENTENCES=500 ROUNDS=2 sh bench/decode/run.sh`, 2026-12-02 03:20, AMD EPYC",
+	"### History",
 }
 
 // Product text, and other projects' issues, must pass.
@@ -47,6 +57,8 @@ var notWorkLog = []string{
 	"the first run downloads the model",
 	"round-trip time",
 	"a session cookie",
+	"Tatoeba Challenge test sets v2021-08-07 (public)",
+	"## Training history of a run",
 }
 
 func TestFindsWorkLogPhrases(t *testing.T) {
@@ -67,14 +79,16 @@ func TestFindsWorkLogPhrases(t *testing.T) {
 
 // The user documentation (docs/, README.md, models/*/README.md) holds no
 // work-log phrase. Set STRATA_DOCCHECK=1 to run it.
+// TestDocsHaveNoWorkLog checks the user documentation: docs/, the README
+// and the model cards.
 func TestDocsHaveNoWorkLog(t *testing.T) {
-	if os.Getenv("STRATA_DOCCHECK") != "1" {
-		t.Skip("set STRATA_DOCCHECK=1 to check docs/, README.md and model cards for work-log phrases")
-	}
 	root := filepath.Join("..", "..")
 	files, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	cards, _ := filepath.Glob(filepath.Join(root, "models", "*", "README.md"))
 	files = append(append(files, filepath.Join(root, "README.md")), cards...)
+	if len(files) < 3 {
+		t.Fatalf("found only %d documentation files under %s: is the test run from internal/doccheck?", len(files), root)
+	}
 	for _, p := range files {
 		b, err := os.ReadFile(p)
 		if err != nil {
