@@ -1,7 +1,7 @@
 # Sourced by run.sh: `run.sh interim` evaluates the best checkpoint so far
 # of every system still in training (or of the systems named in ONLY),
 # without waiting for convergence. A system takes 10-20 hours here, spread
-# over several sessions; this answers "where does the comparison stand
+# over several invocations; this answers "where does the comparison stand
 # now?" with the same eval-matrix and paired bootstrap the final tables
 # use, on fewer lines (INTERIM_LINES=500 per direction) and on the test
 # sets INTERIM_TESTS="l10n tatoeba" (FLORES is left to the final run).

@@ -1,27 +1,70 @@
 # Sourced by run.sh: a finished system's results outlive the machine.
 #
 # A system costs 8-13 hours of training here, spread over several
-# sessions, and WORK (runs/, ignored by git like every checkpoint) has
-# been lost with a machine before. Once a system is trained and evaluated,
+# invocations, and WORK (runs/, ignored by git like every checkpoint) can
+# be lost with a machine. Once a system is trained and evaluated,
 # `archive` copies what the summaries are made of into RESULTS (tracked by
 # git): the reason training stopped, a thinned metrics.jsonl (every valid
 # record, every 100th train record) and the train log, the eval-matrix
-# outputs with their kept hypotheses (the paired bootstrap needs them), and
-# the LLR probes. Hypotheses and any other text file over 100 KB are kept
-# gzipped in place (FILE.gz), which strata reads as it reads FILE (strata
-# status, eval-matrix table, analyze): about 1.3 MB per system, 2 MB for
-# the one that also keeps its pivot translations.
+# outputs with the hypotheses they scored (the paired bootstrap needs
+# them), and the LLR probes. Each archived system stays within 1.5 MB
+# (a test checks it), so the archive leaves out what the summaries do not
+# read: figures (the summary draws its own), hypotheses no direction
+# scores (the first leg of a pivot where the test set has no English
+# side), and the pivot system's pivot translations, whose test against
+# the direct ones (`eval-matrix table --against-pivot`) is kept instead as
+# eval/TEST/against-pivot.md. Hypotheses, the train log and any other
+# text file over 100 KB are kept gzipped in place (FILE.gz), which strata
+# reads as it reads FILE (strata status, eval-matrix table, analyze).
 # `restore` puts them back into a WORK that lacks them, so on a fresh
 # machine the same command neither trains nor evaluates a finished system
 # again, and the summaries, the significance tests and Table 4's choice of
 # rows come out as before. The checkpoints themselves are not kept (15-46
 # MB each); re-evaluating a restored system means training it again.
 
-# pack DIR: gzips DIR's hypotheses and other text files over 100 KB in
-# place (FILE becomes FILE.gz; -n keeps names and times out, so archiving
-# the same files twice gives the same bytes).
+# pack DIR: gzips DIR's hypotheses, train log and other text files over
+# 100 KB in place (FILE becomes FILE.gz; -n keeps names and times out, so
+# archiving the same files twice gives the same bytes).
 pack() {
-	find "$1" -type f ! -name '*.gz' ! -name '*.png' \( -path '*/hyp/*.txt' -o -size +100k \) -exec gzip -9n {} +
+	find "$1" -type f ! -name '*.gz' ! -name '*.png' \( -path '*/hyp/*.txt' -o -name train.log -o -size +100k \) -exec gzip -9n {} +
+}
+
+# scored DIR: the hypothesis files (relative to DIR/hyp) that DIR's
+# matrix.json scores.
+scored() {
+	grep -o '"hyp": *"[^"]*"' "$1/matrix.json" | sed 's/.*"\([^"]*\)"$/\1/'
+}
+
+# slim NAME TEST DIR: leaves out of the archived evaluation DIR what the
+# summaries do not read (the header says what and why).
+slim() {
+	local name=$1 t=$2 dir=$3 f keep
+	if [ -n "$(find "$dir/hyp" -path '*/pivot/*' -print -quit)" ]; then
+		pivot_table "$t" "$name" >"$dir/against-pivot.md"
+		find "$dir/hyp" -depth -type d -name pivot -exec rm -rf {} +
+	fi
+	keep=$(scored "$dir")
+	find "$dir/hyp" -type f -name '*.txt' | while read -r f; do
+		grep -qxF "${f#"$dir/hyp/"}" <<<"$keep" || rm -f "$f"
+	done
+	find "$dir" -name '*.png' -delete
+}
+
+# pivot_table TEST NAME: NAME's direct zero-shot translation on TEST
+# against its pivoting through the hub, by paired bootstrap; from the
+# pivot translations in WORK, or, for a restored system, the table its
+# archive kept.
+pivot_table() {
+	local dir=$WORK/eval/$2/$1
+	if [ -n "$(find "$dir/hyp" -path '*/pivot/*' -print -quit 2>/dev/null)" ]; then
+		"$STRATA" eval-matrix table --against-pivot --bootstrap-samples "$BOOTSTRAP_SAMPLES" --lid-model "$LID" \
+			"$2=$dir/matrix.json"
+	elif [ -s "$dir/against-pivot.md" ]; then
+		cat "$dir/against-pivot.md"
+	else
+		echo "pivot_table: $dir has neither pivot translations nor against-pivot.md" >&2
+		return 1
+	fi
 }
 
 # unpack DIR: the reverse, so that a restored WORK holds what strata wrote.
@@ -43,8 +86,14 @@ archive() {
 	mkdir -p "$dst/run" "$dst/eval"
 	cp "$run/.done" "$run/run.json" "$run/train.log" "$dst/run/"
 	awk '!/"type":"train"/ || /"update":[0-9]*00[,}]/' "$run/metrics.jsonl" >"$dst/run/metrics.jsonl"
-	for t in l10n tatoeba flores; do cp -R "$WORK/eval/$name/$t" "$dst/eval/$t"; done
-	[ -s "$WORK/llr/$name/llr.json" ] && cp -R "$WORK/llr/$name" "$dst/llr"
+	for t in l10n tatoeba flores; do
+		cp -R "$WORK/eval/$name/$t" "$dst/eval/$t"
+		slim "$name" "$t" "$dst/eval/$t"
+	done
+	if [ -s "$WORK/llr/$name/llr.json" ]; then
+		cp -R "$WORK/llr/$name" "$dst/llr"
+		find "$dst/llr" -name '*.png' -delete
+	fi
 	pack "$dst"
 	date -u +%FT%TZ >"$dst/.archived"
 	log "archived $name's results in $dst (add them to git)"
@@ -156,8 +205,7 @@ summarize() {
 		done
 		local pivot=
 		if [ -s "$WORK/eval/$PIVOT_SYSTEM/$t/matrix.json" ]; then
-			"$STRATA" eval-matrix table --against-pivot --bootstrap-samples "$BOOTSTRAP_SAMPLES" --lid-model "$LID" \
-				"$PIVOT_SYSTEM=$WORK/eval/$PIVOT_SYSTEM/$t/matrix.json" >"$S/pivot-$t.md"
+			pivot_table "$t" "$PIVOT_SYSTEM" >"$S/pivot-$t.md"
 			pivot=", $S/pivot-$t.md"
 		fi
 		log "summary ($t): $S/table-$t.md, $S/significance-$t.md, $S/effects-$t.md$pivot"

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Zero-shot LayerNorm study to convergence (Mao et al., ACL 2023; issue 18;
-# results and the state of every run in docs/results.md, section
-# "Zero-shot"). The paper's IWSLT-17 setting on the l10n corpus: an
+# Zero-shot LayerNorm study to convergence (Mao et al., ACL 2023; results
+# in docs/results.md, section "Zero-shot"). The paper's IWSLT-17 setting on the l10n corpus: an
 # English-centric model over en, it, nl, ro (6 supervised and 6 zero-shot
-# directions), systems trained one after the other in the issue's order,
+# directions), systems trained one after the other in the order below,
 # each until its validation loss stops improving:
 #
 #   #1 pre-senc  #2 post-senc  #3 pre-tenc  #4 post-tenc        (Table 2, w/ Res.)
@@ -168,7 +167,7 @@ if [ "$SMOKE" = 1 ]; then RESULTS=${RESULTS:-$WORK/results}; else RESULTS=${RESU
 . experiments/zero-shot/results.sh
 LANGCSV=$(echo $LANGS | tr ' ' ,)
 
-# --- the systems, in the issue's order -------------------------------------
+# --- the systems, in Table 2's order ---------------------------------------
 # name data(tags) norm residual(res|nores) params(affine|simple)
 ROWS1_4=("pre-senc senc pre res affine" "post-senc senc post res affine"
 	"pre-tenc tenc pre res affine" "post-tenc tenc post res affine")
