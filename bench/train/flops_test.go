@@ -20,4 +20,10 @@ func TestStepFLOPMatchesTrace(t *testing.T) {
 	if got := stepFLOP(o); math.Abs(got-traced) > 1e-9*traced {
 		t.Fatalf("stepFLOP %.0f, traced products %.0f", got, traced)
 	}
+	if err := checkStepFLOP(o, traced); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkStepFLOP(o, traced*1.01); err == nil {
+		t.Fatal("a traced step 1% off the count passed the run's check")
+	}
 }
