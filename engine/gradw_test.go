@@ -74,18 +74,3 @@ func checkGradW(t *testing.T, seed uint64, n, out, in int) {
 		}
 	}
 }
-
-// TestFMAPeak: the ceiling loop reports the operations it ran: 12 FMAs of
-// 16 (AVX-512) or 8 (AVX2) lanes a round, or none without assembly.
-func TestFMAPeak(t *testing.T) {
-	got := FMAPeak(10)
-	if got != 0 && got != 10*12*16*2 && got != 10*12*8*2 {
-		t.Fatalf("FMAPeak(10) = %v", got)
-	}
-	if haveAVX2FMA && got == 0 {
-		t.Fatal("FMAPeak ran nothing on a CPU with FMA")
-	}
-	if FMAPeak(0) != 0 {
-		t.Fatal("FMAPeak(0) != 0")
-	}
-}

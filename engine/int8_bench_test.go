@@ -5,11 +5,17 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/strata-nmt/strata/internal/ceiling"
 )
 
 // BenchmarkLinearInt8 compares the float32 Linear with the int8 one, with
 // each assembly int8 kernel this CPU runs (avx512-vnni, avx2), on the
-// shapes of a beam-search step (160 rows: 32 sentences × beam 5).
+// shapes of a beam-search step (160 rows: 32 sentences × beam 5), and each
+// one's share of the ceiling measured after it on the same 2 threads: the
+// int8 multiply-add peak (vpdpbusd or vpmaddubsw) for int8, the FMA peak
+// for float32.
 //
 //	go test -run XXX -bench LinearInt8 ./engine/
 func BenchmarkLinearInt8(b *testing.B) {
@@ -36,8 +42,31 @@ func BenchmarkLinearInt8(b *testing.B) {
 					g.Reset()
 					g.Linear(x, w, bias)
 				}
-				b.ReportMetric(float64(n*in*out)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GMAC/s")
+				gmac := float64(n*in*out) * float64(b.N) / b.Elapsed().Seconds() / 1e9
+				b.ReportMetric(gmac, "GMAC/s")
+				reportPeakShare(b, 2*gmac*1e9, mode != "float32", 2)
 			})
 		}
 	}
+}
+
+// reportPeakShare reports ops (operations per second on threads threads) as
+// a share of the int8 or the float32 peak of as many threads, measured now;
+// above 100% it fails the benchmark instead: the operations counted or
+// the ceiling is wrong.
+func reportPeakShare(b *testing.B, ops float64, int8 bool, threads int) {
+	loop, name := ceiling.FMAPeak, "fma-peak"
+	if int8 {
+		loop, name = ceiling.Int8Peak, "int8-peak"
+	}
+	peak := ceiling.Measure(threads, 100*time.Millisecond, loop)
+	if peak.Cores == 0 {
+		return // no peak loop on this CPU: no ceiling to report
+	}
+	share, err := ceiling.Share(ops, peak.Cores)
+	if err != nil {
+		b.Errorf("%s: %v", name, err)
+		return
+	}
+	b.ReportMetric(share, "share-of-"+name)
 }

@@ -10,7 +10,7 @@ import (
 // gradients on the packed kernel in use with the same kernel restricted to
 // one panel at a time (no two-panel loop: the AVX-512 kernel before it got
 // one), one thread, side by side, the order alternating, timed in CPU time
-// of the locked thread, then the core's FMA peak (FMAPeak, the ceiling)
+// of the locked thread, then the core's FMA peak (ceiling.FMAPeak, the ceiling)
 // for about as long. Shapes: 4,096 rows through the zero-shot recipe's
 // layers (d 128, FFN 512, vocabulary 8,508; the vocabulary's input
 // gradient in blocks of packedMaxK outputs as gradXTrainPacked runs it).

@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/strata-nmt/strata/bench/internal/gemmfloor"
 	"github.com/strata-nmt/strata/bench/internal/report"
 	"github.com/strata-nmt/strata/data"
 	"github.com/strata-nmt/strata/decode"
@@ -196,11 +197,9 @@ func gemmFloor(out map[string]any, threads, generated int, decode func()) {
 	stop := engine.TraceGemms()
 	decode()
 	calls := stop()
-	flops := engine.TotalFlops(calls)
-	g := engine.NewInference()
-	g.SetThreads(threads)
+	flops := gemmfloor.TotalFlops(calls)
 	start := time.Now()
-	g.ReplayGemms(calls)
+	gemmfloor.Replay(calls, threads)
 	el := time.Since(start).Seconds()
 	out["gemm_calls"] = len(calls)
 	out["gemm_gflop"] = report.Round(flops/1e9, 2)

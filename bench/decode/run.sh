@@ -19,7 +19,11 @@
 # every system sees the same background load), and the median of each is
 # compared. Prints every JSON line, then one line per system:
 #   NAME/pytorch target tokens/s: X.XXx   (against pytorch-float32)
-# and peak resident sets. FLOOR=1 also replays strata float32's matrix
+# and peak resident sets, then each system's kernels (BLAS core, strata's
+# float32 and int8 kernels, PyTorch's quantized engine) and outputs_fnv64,
+# the reference's beside strata's; OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE
+# are unset for every process, so that OpenBLAS runs its best kernels.
+# FLOOR=1 also replays strata float32's matrix
 # products alone (--gemm-floor). strata runs with the defaults of strata
 # translate: DECODERS batches decoded at once (default 0: one per thread,
 # decode.DefaultWorkers; the W of each system is printed), longest batches
@@ -38,6 +42,12 @@ ROWS=${SHORTLIST_ROWS:-5033}
 FLOOR=${FLOOR:-0}
 DECODERS=${DECODERS:-0}
 INT8_BITS=${INT8_BITS:-0}
+# benchmarks only, never tests or CI: the reference's OpenBLAS picks its
+# own kernels (a host's OPENBLAS_CORETYPE can hold it to AVX2), as strata's
+# does
+was=$(env | grep -E '^OPENBLAS_(CORETYPE|L2_SIZE)=' | tr '\n' ' ' || true)
+unset OPENBLAS_CORETYPE OPENBLAS_L2_SIZE
+echo "OpenBLAS chooses its own kernels for every process (unset: ${was:-nothing was set})" >&2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/decode" ./bench/decode
@@ -78,7 +88,15 @@ for n in names:
     print(f"{n}/pytorch target tokens per CPU-second: {tpc[n] / tpc['pytorch-float32']:.2f}x ({tpc[n]:.1f})")
 print(f"per CPU-second: strata-int8-shortlist/pytorch-int8 {tpc['strata-int8-shortlist'] / tpc['pytorch-int8']:.2f}x; "
       f"strata-int8/strata-float32 {tpc['strata-int8'] / tpc['strata-float32']:.2f}x")
+for n in names:
+    x = runs[n][0]
+    kern = x.get("blas", "not reported")
+    if n.startswith("strata"):
+        kern += f", float32 {x['f32_kernel']}" + (f", int8 {x['int8_kernel']}" if x["compute_type"] == "int8" else "")
+    elif "int8" in n:
+        kern += f", {x['compute_type']}"
+    print(f"{n}: kernels {kern}; outputs_fnv64 {x.get('outputs_fnv64', 'not reported')}")
 fl = runs["strata-float32"][0].get("gemm_floor_tokens_per_s")
 if fl:
-    print(f"ceiling: strata float32's matrix products alone run at {fl} tok/s, {fl / base:.2f}x PyTorch float32")
+    print(f"diagnostic: strata float32's matrix products alone run at {fl} tok/s, {fl / base:.2f}x PyTorch float32")
 PY

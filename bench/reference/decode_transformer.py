@@ -32,6 +32,7 @@ import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
 from beam_search import beam_search  # noqa: E402
+from blasinfo import blas_kernel, outputs_fnv64  # noqa: E402
 from model import EOS, FIRST_WORD, PAD, Config, Transformer  # noqa: E402
 
 
@@ -149,6 +150,8 @@ def main():
         "threads": torch.get_num_threads(),
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY"),
         "compute_type": "int8 (quantize_dynamic, %s)" % torch.backends.quantized.engine if args.int8 else "float32",
+        "blas": blas_kernel(),
+        "outputs_fnv64": outputs_fnv64(sources, [h.tokens for h in best]),
         "weights": args.weights or f"random(seed={args.seed})",
         "sentences": len(sources),
         "beam": args.beam,

@@ -11,6 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from beam_search import beam_search
+from blasinfo import outputs_fnv64
 from model import EOS, PAD, Config, Transformer, make_positions, sinusoidal_table
 from train_transformer import InverseSqrtSchedule, label_smoothed_loss
 
@@ -127,6 +128,13 @@ class BeamSearchTest(unittest.TestCase):
                 if prefix[-1] == EOS:
                     break
         self.assertEqual(hyp, prefix)
+
+
+class OutputsHashTest(unittest.TestCase):
+    def test_hash_is_bench_decodes(self):
+        # the value bench/decode/main.go's hash gives for the same outputs
+        # (shorter source first, ids as 4 little-endian bytes, ff ff ff ff after each)
+        self.assertEqual(outputs_fnv64([[1, 2, 3], [1]], [[5, 6, 2], [7, 2]]), "c7d8900b535fe119")
 
 
 if __name__ == "__main__":

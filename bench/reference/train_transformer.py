@@ -28,6 +28,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import torch  # noqa: E402
 import torch.nn.functional as F
 
+from blasinfo import blas_kernel  # noqa: E402
 from model import EOS, FIRST_WORD, PAD, Config, Transformer  # noqa: E402
 
 
@@ -153,6 +154,7 @@ def main():
         "torch": torch.__version__,
         "threads": torch.get_num_threads(),
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY"),
+        "blas": blas_kernel(),
         "norm": args.norm,
         "params": sum(p.numel() for p in model.parameters()),
         "steps": args.steps,

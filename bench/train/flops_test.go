@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/strata-nmt/strata/bench/internal/gemmfloor"
 	"github.com/strata-nmt/strata/engine"
 )
 
@@ -15,8 +16,14 @@ func TestStepFLOPMatchesTrace(t *testing.T) {
 	m, g := newModel(o)
 	stop := engine.TraceGemms()
 	forwardBackward(o, m, g, randomBatches(o)[0])
-	traced := engine.TotalFlops(stop())
+	traced := gemmfloor.TotalFlops(stop())
 	if got := stepFLOP(o); math.Abs(got-traced) > 1e-9*traced {
 		t.Fatalf("stepFLOP %.0f, traced products %.0f", got, traced)
+	}
+	if err := checkStepFLOP(o, traced); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkStepFLOP(o, traced*1.01); err == nil {
+		t.Fatal("a traced step 1% off the count passed the run's check")
 	}
 }

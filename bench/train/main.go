@@ -4,8 +4,10 @@
 // 0.1), batches of 64 sentences × 32 tokens of random ids, fairseq's
 // label-smoothed cross-entropy normalised by target tokens, Adam(0.9, 0.98,
 // 1e-8) and the inverse-square-root schedule. The first -warmup-steps
-// updates are not timed. Progress goes to stderr; the result is one JSON
-// line on stdout with the same keys as the reference's. run.sh runs both.
+// updates are not timed; the first one's products are traced, and the run
+// stops unless they are the work counted from the shape. Progress goes to
+// stderr; the result is one JSON line on stdout with the same keys as the
+// reference's. run.sh runs both.
 package main
 
 import (
@@ -13,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -20,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/strata-nmt/strata/bench/internal/gemmfloor"
 	"github.com/strata-nmt/strata/bench/internal/report"
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/engine/blas"
@@ -137,8 +141,17 @@ func run(o options, m *model.Transformer, w *train.Workers, adam *optim.Adam, sc
 		if step == o.warmupSteps {
 			startProfile(o.cpuProfile)
 		}
+		var stop func() []engine.GemmCall
+		if step == 0 && o.warmupSteps > 0 {
+			stop = engine.TraceGemms() // untimed: the check of the counted work
+		}
 		start, cpu0 := time.Now(), cpuTime()
 		res := forwardBackward(o, m, w, bt)
+		if stop != nil {
+			if err := checkStepFLOP(o, gemmfloor.TotalFlops(stop())); err != nil {
+				log.Fatal(err)
+			}
+		}
 		adam.Update(sched.LR(step))
 		elapsed := time.Since(start)
 		loss := res.loss / float64(res.tokens)
@@ -168,6 +181,18 @@ func run(o options, m *model.Transformer, w *train.Workers, adam *optim.Adam, sc
 		out["tokens_per_s"] = report.Round(float64(tokensPerStep*o.steps)/timed.Seconds(), 1)
 	}
 	return out
+}
+
+// checkStepFLOP is an error when the step's counted work (stepFLOP, what
+// every share of the ceiling is computed from) is not the work of the
+// products the engine traced in a step: a share from a wrong count is not
+// a share.
+func checkStepFLOP(o options, traced float64) error {
+	if counted := stepFLOP(o); math.Abs(counted-traced) > 1e-9*traced {
+		return fmt.Errorf("train-bench: the step's FLOP count %.0f (bench/train/flops.go) is not the %.0f of the products traced in the first step",
+			counted, traced)
+	}
+	return nil
 }
 
 type stepResult struct {
@@ -248,13 +273,11 @@ func gemmFloor(o options, m *model.Transformer, w *train.Workers, bt model.Batch
 	stop := engine.TraceGemms()
 	forwardBackward(o, m, w, bt)
 	calls := stop()
-	g := engine.NewGraph(o.seed)
-	g.SetThreads(o.threads)
-	flops := engine.TotalFlops(calls)
-	g.ReplayGemms(calls) // untimed: first touch of the scratch operands
+	flops := gemmfloor.TotalFlops(calls)
+	gemmfloor.Replay(calls, o.threads) // untimed: first touch of the scratch operands
 	start := time.Now()
 	for i := 0; i < o.steps; i++ {
-		g.ReplayGemms(calls)
+		gemmfloor.Replay(calls, o.threads)
 	}
 	step := time.Since(start).Seconds() / float64(max(o.steps, 1))
 	res["gemm_calls_per_step"] = len(calls)
