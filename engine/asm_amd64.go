@@ -1,13 +1,9 @@
+//go:build !purego
+
 package engine
 
 // Declarations of the assembly kernels (expsum_amd64.s, rows_amd64.s)
-// and the CPU check that guards them; asm_other.go stubs them elsewhere.
-
-import "golang.org/x/sys/cpu"
-
-// haveAVX2FMA: the assembly kernels (expSums, gathered rows) need AVX2
-// and FMA.
-var haveAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+// (guarded by isa.go); asm_other.go stubs them elsewhere.
 
 // expSumsAVX2 is in expsum_amd64.s.
 //
@@ -48,11 +44,6 @@ func lnBackRowAVX2(x, dy, h, accG, accB *float32, n int, m, rs float32)
 //go:noescape
 func normAffineAVX2(y, x, gain, bias *float32, n int, m, rs float32)
 
-// transposeStripAVX is in transpose_amd64.s.
-//
-//go:noescape
-func transposeStripAVX(dst *float32, ldd int, src *float32, lds int, blocks int)
-
 // dropMaskAVX2, addMaskedAVX2 and accMaskedAVX2 are in dropout_amd64.s.
 //
 //go:noescape
@@ -63,13 +54,3 @@ func addMaskedAVX2(y, x, f *float32, mask *uint32, words int, scale float32)
 
 //go:noescape
 func accMaskedAVX2(dst, src *float32, mask *uint32, words int, scale float32)
-
-// adamAVX2 is in adam_amd64.s.
-//
-//go:noescape
-func adamAVX2(w, grad, m, v *float32, n int, k *[8]float32)
-
-// addRowsAVX2 is in colsum_amd64.s.
-//
-//go:noescape
-func addRowsAVX2(acc, src *float32, rows, ld, cols int)

@@ -1,8 +1,6 @@
-//go:build !amd64
+//go:build !amd64 || purego
 
 package engine
-
-const haveAVX2FMA = false
 
 func expSumsAVX2(dst, x *float32, n int, shift float32, acc *[16]float64) {
 	panic("engine: expSumsAVX2 without amd64")
@@ -40,10 +38,6 @@ func normAffineAVX2(y, x, gain, bias *float32, n int, m, rs float32) {
 	panic("engine: normAffineAVX2 without amd64")
 }
 
-func transposeStripAVX(dst *float32, ldd int, src *float32, lds int, blocks int) {
-	panic("engine: transposeStripAVX without amd64")
-}
-
 func dropMaskAVX2(mask *uint32, words int, z uint64, threshold uint32) {
 	panic("engine: dropMaskAVX2 without amd64")
 }
@@ -55,7 +49,3 @@ func addMaskedAVX2(y, x, f *float32, mask *uint32, words int, scale float32) {
 func accMaskedAVX2(dst, src *float32, mask *uint32, words int, scale float32) {
 	panic("engine: accMaskedAVX2 without amd64")
 }
-
-func adamAVX2(w, grad, m, v *float32, n int, k *[8]float32) { panic("engine: adamAVX2 without amd64") }
-
-func addRowsAVX2(acc, src *float32, rows, ld, cols int) { panic("engine: addRowsAVX2 without amd64") }

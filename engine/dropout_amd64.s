@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // Dropout masks and the masked passes of AddDropoutNorm (ops_addnorm.go)

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // Constants of expNegPoly (fastexp.go), float32 bit patterns, and the

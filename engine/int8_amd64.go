@@ -1,11 +1,8 @@
+//go:build !purego
+
 package engine
 
-import (
-	"fmt"
-	"os"
-
-	"golang.org/x/sys/cpu"
-)
+import "fmt"
 
 // tileInt8AVX2 and tileInt8VNNI are in int8_amd64.s.
 //
@@ -17,13 +14,6 @@ func tileInt8AVX2Pairs(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int
 
 //go:noescape
 func tileInt8VNNI(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
-
-// haveVNNI: the VNNI kernel runs vpdpbusd on ymm registers (EVEX.256:
-// AVX512_VNNI with AVX512VL; x/sys/cpu reports them only where the OS
-// saves the AVX-512 state) and the AVX2 epilogue. AVX-VNNI (the VEX form
-// of Alder Lake and Zen 5) is another encoding, which the Go assembler
-// does not emit: those CPUs use the AVX2 kernel.
-var haveVNNI = haveAVX2FMA && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512VL
 
 var vnniInt8Kernel = int8TileKernel{name: "avx512-vnni (vpdpbusd u8·s7, int32 accumulation, ymm)", tile: func(a []uint8, lda int, w []int8, k4 int,
 	out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int) {
@@ -82,5 +72,5 @@ func init() {
 		int8Kernels = append(int8Kernels, avx2Int8Kernel)
 	}
 	int8Kernels = append(int8Kernels, goInt8Kernel)
-	int8Kernel = chooseInt8Kernel(os.Getenv("STRATA_INT8"))
+	int8Kernel = chooseInt8Kernel(legacyISAEnv("STRATA_INT8", "go", "avx2", "avx512-vnni"))
 }

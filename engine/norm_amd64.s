@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // LayerNorm's float64 row arithmetic (ops_norm.go), 4 lanes at a time.

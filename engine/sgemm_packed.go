@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"math"
-	"os"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -328,7 +327,7 @@ func chooseF32Kernel() {
 	if len(f32Kernels) > 1 { // an assembly kernel: the pure-Go one never beats BLAS
 		f32Kernel = f32Kernels[0]
 	}
-	switch os.Getenv("STRATA_SGEMM") {
+	switch legacyISAEnv("STRATA_SGEMM", "avx2", "go") {
 	case "avx2":
 		for _, k := range f32Kernels {
 			if k.name == avx2F32KernelName {
