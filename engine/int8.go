@@ -209,38 +209,27 @@ func int8Of(w *Tensor) *Int8Weights {
 	return q
 }
 
-// SetComputeInt8 makes every Linear of this inference graph multiply in
-// int8 (weights quantized on first use unless a model file brought them);
-// false restores float32. Recording graphs (training) ignore it.
-func (g *Graph) SetComputeInt8(on bool) { g.int8 = on }
+// ComputeInt8 reports whether Linear multiplies in int8 (int8 products in
+// the ComputeType of an inference graph; weights quantized on first use
+// unless a model file brought them). Recording graphs (training) never do.
+func (g *Graph) ComputeInt8() bool { return g.compute.Products == FormatInt8 && !g.record }
 
-// ComputeInt8 reports whether Linear multiplies in int8.
-func (g *Graph) ComputeInt8() bool { return g.int8 && !g.record }
-
-// Int8Bits are the activation widths SetInt8Bits accepts.
+// Int8Bits are the activation widths ComputeType.Int8Bits takes.
 var Int8Bits = []int{7, 8}
 
 // DefaultInt8Bits is the activation width of int8 graphs unless
-// SetInt8Bits says otherwise: 7, the faster AVX2 kernel, whose quality
+// ComputeType.Int8Bits says otherwise: 7, the faster AVX2 kernel, whose quality
 // matched 8 bits on the shipped model (docs/decoding.md).
 const DefaultInt8Bits = 7
 
-// SetInt8Bits sets how an int8 graph quantizes activations: 8 bits
-// ([-127, 127]) or 7 ([-63, 63], the faster AVX2 kernel); 0 restores
-// DefaultInt8Bits. Weights are the same in both.
-func (g *Graph) SetInt8Bits(bits int) {
-	if bits != 0 && bits != 7 && bits != 8 {
-		panic(fmt.Sprintf("engine.SetInt8Bits: %d bits (want 7 or 8)", bits))
-	}
-	g.int8Bits = bits
-}
-
-// Int8Bits reports the activation width of the graph's int8 products.
+// Int8Bits reports the activation width of the graph's int8 products:
+// 8 bits ([-127, 127]) or 7 ([-63, 63], the faster AVX2 kernel). Weights
+// are the same in both.
 func (g *Graph) Int8Bits() int {
-	if g.int8Bits == 0 {
+	if g.compute.Int8Bits == 0 {
 		return DefaultInt8Bits
 	}
-	return g.int8Bits
+	return g.compute.Int8Bits
 }
 
 // actScheme is one activation quantization: the largest magnitude and

@@ -192,8 +192,7 @@ func TestLinearInt8(t *testing.T) {
 			for _, kern := range int8Kernels {
 				int8Kernel = kern
 				g := NewInference()
-				g.SetComputeInt8(true)
-				g.SetInt8Bits(bits)
+				g.SetCompute(ComputeType{Products: FormatInt8, Cache: FormatF32, Int8Bits: bits})
 				got := g.Linear(x, w, b)
 				var errSum, refSum float64
 				for i := range want.Data {

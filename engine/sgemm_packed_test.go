@@ -241,7 +241,7 @@ func TestLinearReLUInt8(t *testing.T) {
 	w := FromData(randF32(rng, out*k), out, k)
 	b := FromData(randF32(rng, out), out)
 	g := NewInference()
-	g.SetComputeInt8(true) // weights quantized on first use
+	g.SetCompute(ComputeType{Products: FormatInt8, Cache: FormatF32}) // weights quantized on first use
 	fused, chain := g.LinearReLU(x, w, b), g.ReLU(g.Linear(x, w, b))
 	for i := range fused.Data {
 		if fused.Data[i] != chain.Data[i] {
