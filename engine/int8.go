@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -175,7 +174,7 @@ func (w *Int8Weights) Bytes() int {
 
 // Int8 returns the tensor's quantized form, or nil.
 func (t *Tensor) Int8() *Int8Weights {
-	return (*Int8Weights)(atomic.LoadPointer(&t.int8w))
+	return t.int8w.Load()
 }
 
 // SetInt8 attaches a quantized form of the tensor (a 2-D weight) that
@@ -185,7 +184,7 @@ func (t *Tensor) SetInt8(w *Int8Weights) {
 	if w != nil && (t.ndim != 2 || w.Rows != t.shape[0] || w.Cols != t.shape[1]) {
 		panic(fmt.Sprintf("engine.SetInt8: %d×%d weights for tensor %v", w.Rows, w.Cols, t.Shape()))
 	}
-	atomic.StorePointer(&t.int8w, unsafe.Pointer(w))
+	t.int8w.Store(w)
 }
 
 var quantizeMu sync.Mutex
@@ -378,9 +377,16 @@ type int8TileKernel struct {
 	// pairs, where set, is the kernel's faster form for 7-bit
 	// activations (two groups' int16 sums added before widening)
 	pairs *int8TileKernel
+	// needs, where set, is the guard (isa.go) that lets it run
+	needs *bool
 }
 
-// int8Kernels are the kernels this build can run on this CPU, best first;
+// allowed reports whether the instruction set chosen at start-up lets k
+// run.
+func (k int8TileKernel) allowed() bool { return k.needs == nil || *k.needs }
+
+// int8Kernels are the kernels this build can run on this CPU, best first,
+// whether or not STRATA_ISA lets them;
 // int8Kernel is the one in use (chooseInt8Kernel). A kernel with a pairs
 // form (the AVX2 one) runs it for 7-bit activations (int8KernelFor).
 var (
@@ -398,15 +404,20 @@ func int8KernelFor(sch actScheme) int8TileKernel {
 
 // chooseInt8Kernel picks the kernel STRATA_INT8 (env) names by the first
 // word of its name ("go", "avx2", "avx512-vnni"), to force a slower one for
-// comparisons; the best one when env is empty, unknown or not runnable
-// here (`strata env` shows which is in use).
+// comparisons; the best one the chosen instruction set allows when env is
+// empty, unknown or not allowed here (`strata env` shows which is in use).
 func chooseInt8Kernel(env string) int8TileKernel {
 	for _, k := range int8Kernels {
-		if id, _, _ := strings.Cut(k.name, " "); env != "" && id == env {
+		if id, _, _ := strings.Cut(k.name, " "); env != "" && id == env && k.allowed() {
 			return k
 		}
 	}
-	return int8Kernels[0]
+	for _, k := range int8Kernels {
+		if k.allowed() {
+			return k
+		}
+	}
+	return goInt8Kernel
 }
 
 var goInt8Kernel = int8TileKernel{name: "go", tile: tileInt8Go}

@@ -175,9 +175,9 @@ func TestLinearPackedInvalidation(t *testing.T) {
 		checkClose(t, what, y.Data, refLinear64(x.Data, w.Data, nil, n, k, out), k)
 	}
 	check("first use")
-	p0 := w.f32p
+	p0 := w.f32p.Load()
 	check("second use")
-	if w.f32p != p0 {
+	if w.f32p.Load() != p0 {
 		t.Fatal("the packed weight was not reused")
 	}
 	for i := range w.Data { // a whole-matrix update
