@@ -57,19 +57,17 @@ func (b *Bundle) Searcher(opt Options) (*Searcher, error) {
 // decoding it in float32 would be slower and not use the integers the user
 // quantized to.
 func (b *Bundle) DefaultComputeType() (string, error) {
-	if len(b.ModelPaths) == 0 {
-		return "float32", nil // put together by hand: no files to ask
-	}
-	for _, p := range b.ModelPaths {
-		q, err := engine.FileIsInt8(p)
+	file := engine.FormatAuto // put together by hand: no files to ask
+	for i, p := range b.ModelPaths {
+		f, err := engine.FileFormat(p)
 		if err != nil {
 			return "", err
 		}
-		if !q {
-			return "float32", nil
+		if i == 0 || f != engine.FormatInt8 {
+			file = f // int8 only when every member is
 		}
 	}
-	return "int8", nil
+	return engine.ResolveComputeType(engine.ComputeType{}, file).Products.String(), nil
 }
 
 // computeIn readies the bundle's models for searchers of the given compute

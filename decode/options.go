@@ -8,7 +8,6 @@ package decode
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/strata-nmt/strata/engine"
 )
@@ -74,19 +73,26 @@ type Options struct {
 	Int8Bits int
 }
 
-// ComputeTypes are the values Options.ComputeType accepts.
-var ComputeTypes = []string{"float32", "int8"}
+// ComputeTypes are the values Options.ComputeType accepts (the engine's
+// product formats).
+var ComputeTypes = engine.ProductFormats
 
 // CacheTypes are the values Options.CacheType accepts ("" too).
-var CacheTypes = []string{"float32", "float16"}
+var CacheTypes = engine.CacheFormats
 
 // HalfCache reports whether the options store the decoder cache as
 // float16 (CacheType, or its default for the compute type).
-func (o Options) HalfCache() bool {
-	if o.CacheType == "" {
-		return o.ComputeType == "int8"
+func (o Options) HalfCache() bool { return o.Compute().Cache == engine.FormatF16 }
+
+// Compute is the engine's compute type for the options (defaults resolved
+// as for a float32 model file: Bundle.Searcher fills ComputeType from the
+// files first). Options that do not validate give float32.
+func (o Options) Compute() engine.ComputeType {
+	ct, err := engine.ParseComputeType(o.ComputeType, o.CacheType, o.Int8Bits)
+	if err != nil {
+		return engine.Float32Compute
 	}
-	return o.CacheType == "float16"
+	return engine.ResolveComputeType(ct, engine.FormatAuto)
 }
 
 // Defaults are fairseq-generate's defaults.
@@ -111,12 +117,9 @@ func (o Options) Validate() error {
 		return fmt.Errorf("min length %d is negative", o.MinLen)
 	case o.NoRepeatNgram < 0:
 		return fmt.Errorf("no-repeat-ngram size %d is negative", o.NoRepeatNgram)
-	case o.ComputeType != "" && !slices.Contains(ComputeTypes, o.ComputeType):
-		return fmt.Errorf("compute type %q: must be one of %v", o.ComputeType, ComputeTypes)
-	case o.CacheType != "" && !slices.Contains(CacheTypes, o.CacheType):
-		return fmt.Errorf("cache type %q: must be one of %v", o.CacheType, CacheTypes)
-	case o.Int8Bits != 0 && !slices.Contains(engine.Int8Bits, o.Int8Bits):
-		return fmt.Errorf("int8 activation width %d bits: must be one of %v", o.Int8Bits, engine.Int8Bits)
+	}
+	if _, err := engine.ParseComputeType(o.ComputeType, o.CacheType, o.Int8Bits); err != nil {
+		return err
 	}
 	return o.Sampling.validate()
 }

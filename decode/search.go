@@ -49,13 +49,9 @@ func NewEnsembleSearcher(ms []model.Model, opt Options) (*Searcher, error) {
 	}
 	s := &Searcher{ms: ms, opt: opt, pad: int32(c0.PadID),
 		encG: engine.NewInference(), g: engine.NewInference(), st: newMembers(ms, false)}
-	int8 := opt.ComputeType == "int8"
-	s.encG.SetComputeInt8(int8)
-	s.g.SetComputeInt8(int8)
-	s.encG.SetHalfCache(opt.HalfCache())
-	s.g.SetHalfCache(opt.HalfCache())
-	s.encG.SetInt8Bits(opt.Int8Bits)
-	s.g.SetInt8Bits(opt.Int8Bits)
+	ct := opt.Compute()
+	s.encG.SetCompute(ct)
+	s.g.SetCompute(ct)
 	if opt.Shortlist != "" {
 		sl, err := cachedShortlist(opt.Shortlist)
 		if err != nil {

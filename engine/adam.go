@@ -1,6 +1,6 @@
 package engine
 
-import "math"
+import "github.com/strata-nmt/strata/engine/internal/kernels"
 
 // AdamStep holds the constants of one Adam update (fairseq's semantics:
 // bias correction folded into StepSize, Eps added to √v).
@@ -20,41 +20,19 @@ type AdamStep struct {
 // size once per step, between the workers' parallel passes; the scalar loop
 // (a float64 square root and a division per weight) ran at about half the
 // memory's pace, 1.7% of a d=256 training step's CPU time. The AVX2 loop
-// (adam_amd64.s) does the same float32 operations in the same order, so
-// both give the same bits (TestAdamUpdateMatchesScalar).
+// (internal/kernels/adam_amd64.s) does the same float32 operations in the
+// same order as the reference, kernels.AdamGo, so both give the same bits.
 func AdamUpdate(u AdamStep, w, grad, m, v []float32, l2 float32) {
-	n := len(grad)
-	w, m, v = w[:n], m[:n], v[:n]
-	done := 0
-	if haveAVX2FMA && n >= 8 {
-		done = n &^ 7
-		k := adamConsts(u, l2)
-		adamAVX2(&w[0], &grad[0], &m[0], &v[0], done, &k)
-	}
-	adamScalar(u, w[done:], grad[done:], m[done:], v[done:], l2)
+	k := adamConsts(u, l2)
+	kernels.Adam(w, grad, m, v, &k)
 }
 
 // adamConsts lays out the kernel's constants: b1, 1-b1, b2, 1-b2, step
 // size, decay (1 without weight decay: x·1 is x), eps, l2.
-func adamConsts(u AdamStep, l2 float32) [8]float32 {
+func adamConsts(u AdamStep, l2 float32) kernels.AdamConsts {
 	decay := float32(1)
 	if u.WD {
 		decay = u.Decay
 	}
-	return [8]float32{u.B1, 1 - u.B1, u.B2, 1 - u.B2, u.StepSize, decay, u.Eps, l2}
-}
-
-// adamScalar is the update's definition, element by element.
-func adamScalar(u AdamStep, w, grad, m, v []float32, l2 float32) {
-	b1, b2 := u.B1, u.B2
-	for j, g := range grad {
-		x := w[j]
-		g += l2 * x
-		m[j] = b1*m[j] + (1-b1)*g
-		v[j] = b2*v[j] + (1-b2)*g*g
-		if u.WD {
-			x *= u.Decay
-		}
-		w[j] = x - u.StepSize*m[j]/(float32(math.Sqrt(float64(v[j])))+u.Eps)
-	}
+	return kernels.AdamConsts{u.B1, 1 - u.B1, u.B2, 1 - u.B2, u.StepSize, decay, u.Eps, l2}
 }

@@ -1,24 +1,9 @@
+//go:build !purego
+
 package engine
 
-// Declarations of the assembly kernels (expsum_amd64.s, rows_amd64.s)
-// and the CPU check that guards them; asm_other.go stubs them elsewhere.
-
-import "golang.org/x/sys/cpu"
-
-// haveAVX2FMA: the assembly kernels (expSums, gathered rows) need AVX2
-// and FMA.
-var haveAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-
-// expSumsAVX2 is in expsum_amd64.s.
-//
-//go:noescape
-func expSumsAVX2(dst, x *float32, n int, shift float32, acc *[16]float64)
-
-// expSumsAVX512 is expSumsAVX2 for n a multiple of 16 on AVX-512, to the
-// bit (expsum_amd64.s).
-//
-//go:noescape
-func expSumsAVX512(dst, x *float32, n int, shift float32, acc *[16]float64)
+// Declarations of the gathered-rows kernels (rows_amd64.s), guarded by
+// isa.go; asm_other.go stubs them elsewhere.
 
 // dotRowsAVX2 and axpyRowsAVX2 are in rows_amd64.s.
 //
@@ -27,49 +12,3 @@ func dotRowsAVX2(q *float32, dh int, base *float32, idx *int32, n int, stride in
 
 //go:noescape
 func axpyRowsAVX2(out *float32, dh int, base *float32, idx *int32, p *float32, n int, stride int)
-
-// sum4AVX2, sqdev4AVX2, lnSums4AVX2 and lnDx4AVX2 are in norm_amd64.s.
-//
-//go:noescape
-func sum4AVX2(x *float32, n int, out *[4]float64)
-
-//go:noescape
-func sqdev4AVX2(x *float32, n int, mean float64, out *[4]float64)
-
-//go:noescape
-func lnSums4AVX2(gd, h *float32, n int, out *[8]float64)
-
-//go:noescape
-func lnDx4AVX2(dx, gd, h *float32, n int, m1, m2, rs float64)
-
-//go:noescape
-func lnBackRowAVX2(x, dy, h, accG, accB *float32, n int, m, rs float32)
-
-//go:noescape
-func normAffineAVX2(y, x, gain, bias *float32, n int, m, rs float32)
-
-// transposeStripAVX is in transpose_amd64.s.
-//
-//go:noescape
-func transposeStripAVX(dst *float32, ldd int, src *float32, lds int, blocks int)
-
-// dropMaskAVX2, addMaskedAVX2 and accMaskedAVX2 are in dropout_amd64.s.
-//
-//go:noescape
-func dropMaskAVX2(mask *uint32, words int, z uint64, threshold uint32)
-
-//go:noescape
-func addMaskedAVX2(y, x, f *float32, mask *uint32, words int, scale float32)
-
-//go:noescape
-func accMaskedAVX2(dst, src *float32, mask *uint32, words int, scale float32)
-
-// adamAVX2 is in adam_amd64.s.
-//
-//go:noescape
-func adamAVX2(w, grad, m, v *float32, n int, k *[8]float32)
-
-// addRowsAVX2 is in colsum_amd64.s.
-//
-//go:noescape
-func addRowsAVX2(acc, src *float32, rows, ld, cols int)

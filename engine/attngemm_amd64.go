@@ -1,3 +1,5 @@
+//go:build !purego
+
 package engine
 
 // Declarations of attngemm_amd64.s; attngemm_other.go stubs them elsewhere.

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // attnTile6x16 (attngemm_amd64.s) twice as wide, for AVX-512: six rows of

@@ -1,3 +1,5 @@
+//go:build !purego
+
 package engine
 
 // rowMaxAVX2, subScalarAVX2, mulSubAVX2, reluAVX2, biasReluAVX2 and

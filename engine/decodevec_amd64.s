@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // func rowMaxAVX2(x *float32, n int, start float32) float32

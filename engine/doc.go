@@ -1,8 +1,9 @@
 // Package engine is strata's compute engine: float32 tensors, a reverse-mode
 // tape, and hand-written fused forward/backward kernels for the operations a
-// Transformer needs. Matrix products go through engine/blas (OpenBLAS when it
-// can be loaded at run time, gonum otherwise); every other kernel is plain Go,
-// parallelised over rows with deterministic chunking.
+// Transformer needs. Matrix products run on packed-weight tile kernels (float32
+// and int8) or engine/blas (OpenBLAS when it can be loaded at run time, gonum
+// otherwise); the other kernels are Go with AVX2/AVX-512 assembly where it
+// pays, parallelised over rows with deterministic chunking.
 //
 // # Why our own engine
 //
@@ -11,6 +12,25 @@
 // an encoder-decoder needs are few. Fusing them by hand (softmax with masking,
 // log-softmax with label smoothing, layer norm with its statistics) saves the
 // memory traffic a general framework spends on intermediate tensors.
+//
+// # Layers
+//
+// The graph, the ops and the formats are this package. Below it,
+// engine/internal/cpu detects the CPU and chooses once, at start-up, the
+// instruction set every kernel runs with (capped by
+// STRATA_ISA=go|avx2|avx512|avx512vnni; isa.go holds the guards), and
+// engine/internal/kernels holds assembly kernels with the pure-Go
+// references they are tested against. Neither imports engine. A purego
+// build assembles nothing. docs/engine.md has the layers, the dispatch and
+// recipes for a new kernel or compute type.
+//
+// # Compute types
+//
+// ComputeType says how an inference graph computes: products in float32 or
+// int8, decoder caches in float32 or float16, the int8 activation width;
+// Graph.SetCompute sets it, ResolveComputeType fills it from a model
+// file's format (an int8 file decodes in int8), and format.go's table
+// holds each format's facts.
 //
 // # Model
 //
@@ -27,16 +47,23 @@
 // # Op set
 //
 //	Linear(x, W, b)            x·Wᵀ + b           (W is out×in, b may be nil)
+//	LinearReLU(x, W, b)        ReLU(x·Wᵀ + b)     fused, bit-identical
+//	OutputLinear(x, W)         x·Wᵀ, only a shortlist's rows under SetOutputRows
 //	MatMul(a, b, ta, tb)       op(a)·op(b)
 //	Embed(W, ids, scale)       scale·W[ids]       gradient scattered into W
 //	AddPositions(x, ids, ...)  + sinusoidal positions (fairseq layout)
 //	LayerNorm(x, gain, bias)   eps 1e-5, gain/bias may be nil (parameter-free)
+//	AddDropoutNorm(x, f, p, gain, bias)
+//	                           x + dropout(f) and its layer norm, fused
 //	Add, Sub, Mul, Scale, OneMinus, ReLU, Sigmoid, Tanh
 //	Dropout(x, p)              counter-based RNG: deterministic, parallel
 //	Attention(q, k, v, ...)    multi-head scaled dot-product attention with
 //	                           key-padding and causal masks, fused masked
 //	                           softmax, attention dropout; returns the
 //	                           probabilities for analysis
+//	StepAttention(q, n, tk, heads, kv)
+//	                           one decoding step against cached keys and
+//	                           values (float32 or float16)
 //	WeightedSum(xs, w, off)    Σ w[off+i]·xs[i], gradient to w too
 //	Softmax(x)                 row-wise softmax
 //	LabelSmoothedCE(logits, targets, eps, pad)

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // The weight gradient dW += dYᵀ·X of a linear layer (gradw.go) for AVX-512,

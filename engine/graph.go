@@ -23,15 +23,11 @@ type Graph struct {
 	seed    uint64
 	counter uint64
 	threads int
-	// int8: Linear multiplies in int8 (inference graphs only, int8.go)
-	int8 bool
-	// int8Bits: activation width of int8 products, 7 or 8 (0: the
-	// default; int8.go)
-	int8Bits int
+	// compute: the format of inference products and of the decoder
+	// caches started on the graph (compute.go)
+	compute ComputeType
 	// outRows restricts OutputLinear to a shortlist (outrows.go)
 	outRows *RowSubset
-	// halfCache: decoder caches started on this graph hold halves (half.go)
-	halfCache bool
 	// op profiling (profile.go): nil when off
 	prof      *OpProfile
 	profMark  time.Time

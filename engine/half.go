@@ -14,12 +14,10 @@ import (
 // Arithmetic stays float32. Written by hand because Go has no float16 type
 // and the gathered reads need F16C's VCVTPH2PS inside the kernels.
 
-// SetHalfCache asks models that start decoding on g to keep their
-// self-attention caches as halves (model.Incremental; off by default).
-func (g *Graph) SetHalfCache(on bool) { g.halfCache = on }
-
-// HalfCache reports SetHalfCache's setting.
-func (g *Graph) HalfCache() bool { return g.halfCache }
+// HalfCache reports whether models that start decoding on g keep their
+// self-attention caches as halves (model.Incremental): a float16 cache in
+// the graph's ComputeType.
+func (g *Graph) HalfCache() bool { return g.Compute().Cache == FormatF16 }
 
 // HalfFromFloat32 rounds f to the nearest binary16 (ties to even): values
 // beyond the largest half (65504) become ±Inf, values below the smallest

@@ -1,8 +1,6 @@
-//go:build !amd64
+//go:build !amd64 || purego
 
 package engine
-
-const haveF16C = false
 
 func dotRowsHalfAVX2(q *float32, dh int, base *uint16, idx *int32, n int, stride int, out *float32, scale float32) {
 	panic("engine: dotRowsHalfAVX2 without amd64")

@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -175,7 +174,7 @@ func (w *Int8Weights) Bytes() int {
 
 // Int8 returns the tensor's quantized form, or nil.
 func (t *Tensor) Int8() *Int8Weights {
-	return (*Int8Weights)(atomic.LoadPointer(&t.int8w))
+	return t.int8w.Load()
 }
 
 // SetInt8 attaches a quantized form of the tensor (a 2-D weight) that
@@ -185,7 +184,7 @@ func (t *Tensor) SetInt8(w *Int8Weights) {
 	if w != nil && (t.ndim != 2 || w.Rows != t.shape[0] || w.Cols != t.shape[1]) {
 		panic(fmt.Sprintf("engine.SetInt8: %d×%d weights for tensor %v", w.Rows, w.Cols, t.Shape()))
 	}
-	atomic.StorePointer(&t.int8w, unsafe.Pointer(w))
+	t.int8w.Store(w)
 }
 
 var quantizeMu sync.Mutex
@@ -209,38 +208,27 @@ func int8Of(w *Tensor) *Int8Weights {
 	return q
 }
 
-// SetComputeInt8 makes every Linear of this inference graph multiply in
-// int8 (weights quantized on first use unless a model file brought them);
-// false restores float32. Recording graphs (training) ignore it.
-func (g *Graph) SetComputeInt8(on bool) { g.int8 = on }
+// ComputeInt8 reports whether Linear multiplies in int8 (int8 products in
+// the ComputeType of an inference graph; weights quantized on first use
+// unless a model file brought them). Recording graphs (training) never do.
+func (g *Graph) ComputeInt8() bool { return g.compute.Products == FormatInt8 && !g.record }
 
-// ComputeInt8 reports whether Linear multiplies in int8.
-func (g *Graph) ComputeInt8() bool { return g.int8 && !g.record }
-
-// Int8Bits are the activation widths SetInt8Bits accepts.
+// Int8Bits are the activation widths ComputeType.Int8Bits takes.
 var Int8Bits = []int{7, 8}
 
 // DefaultInt8Bits is the activation width of int8 graphs unless
-// SetInt8Bits says otherwise: 7, the faster AVX2 kernel, whose quality
+// ComputeType.Int8Bits says otherwise: 7, the faster AVX2 kernel, whose quality
 // matched 8 bits on the shipped model (docs/decoding.md).
 const DefaultInt8Bits = 7
 
-// SetInt8Bits sets how an int8 graph quantizes activations: 8 bits
-// ([-127, 127]) or 7 ([-63, 63], the faster AVX2 kernel); 0 restores
-// DefaultInt8Bits. Weights are the same in both.
-func (g *Graph) SetInt8Bits(bits int) {
-	if bits != 0 && bits != 7 && bits != 8 {
-		panic(fmt.Sprintf("engine.SetInt8Bits: %d bits (want 7 or 8)", bits))
-	}
-	g.int8Bits = bits
-}
-
-// Int8Bits reports the activation width of the graph's int8 products.
+// Int8Bits reports the activation width of the graph's int8 products:
+// 8 bits ([-127, 127]) or 7 ([-63, 63], the faster AVX2 kernel). Weights
+// are the same in both.
 func (g *Graph) Int8Bits() int {
-	if g.int8Bits == 0 {
+	if g.compute.Int8Bits == 0 {
 		return DefaultInt8Bits
 	}
-	return g.int8Bits
+	return g.compute.Int8Bits
 }
 
 // actScheme is one activation quantization: the largest magnitude and
@@ -389,9 +377,16 @@ type int8TileKernel struct {
 	// pairs, where set, is the kernel's faster form for 7-bit
 	// activations (two groups' int16 sums added before widening)
 	pairs *int8TileKernel
+	// needs, where set, is the guard (isa.go) that lets it run
+	needs *bool
 }
 
-// int8Kernels are the kernels this build can run on this CPU, best first;
+// allowed reports whether the instruction set chosen at start-up lets k
+// run.
+func (k int8TileKernel) allowed() bool { return k.needs == nil || *k.needs }
+
+// int8Kernels are the kernels this build can run on this CPU, best first,
+// whether or not STRATA_ISA lets them;
 // int8Kernel is the one in use (chooseInt8Kernel). A kernel with a pairs
 // form (the AVX2 one) runs it for 7-bit activations (int8KernelFor).
 var (
@@ -409,15 +404,20 @@ func int8KernelFor(sch actScheme) int8TileKernel {
 
 // chooseInt8Kernel picks the kernel STRATA_INT8 (env) names by the first
 // word of its name ("go", "avx2", "avx512-vnni"), to force a slower one for
-// comparisons; the best one when env is empty, unknown or not runnable
-// here (`strata env` shows which is in use).
+// comparisons; the best one the chosen instruction set allows when env is
+// empty, unknown or not allowed here (`strata env` shows which is in use).
 func chooseInt8Kernel(env string) int8TileKernel {
 	for _, k := range int8Kernels {
-		if id, _, _ := strings.Cut(k.name, " "); env != "" && id == env {
+		if id, _, _ := strings.Cut(k.name, " "); env != "" && id == env && k.allowed() {
 			return k
 		}
 	}
-	return int8Kernels[0]
+	for _, k := range int8Kernels {
+		if k.allowed() {
+			return k
+		}
+	}
+	return goInt8Kernel
 }
 
 var goInt8Kernel = int8TileKernel{name: "go", tile: tileInt8Go}

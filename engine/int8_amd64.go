@@ -1,10 +1,11 @@
+//go:build !purego
+
 package engine
 
 import (
 	"fmt"
-	"os"
 
-	"golang.org/x/sys/cpu"
+	"github.com/strata-nmt/strata/engine/internal/cpu"
 )
 
 // tileInt8AVX2 and tileInt8VNNI are in int8_amd64.s.
@@ -18,20 +19,13 @@ func tileInt8AVX2Pairs(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int
 //go:noescape
 func tileInt8VNNI(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
 
-// haveVNNI: the VNNI kernel runs vpdpbusd on ymm registers (EVEX.256:
-// AVX512_VNNI with AVX512VL; x/sys/cpu reports them only where the OS
-// saves the AVX-512 state) and the AVX2 epilogue. AVX-VNNI (the VEX form
-// of Alder Lake and Zen 5) is another encoding, which the Go assembler
-// does not emit: those CPUs use the AVX2 kernel.
-var haveVNNI = haveAVX2FMA && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512VL
-
-var vnniInt8Kernel = int8TileKernel{name: "avx512-vnni (vpdpbusd u8·s7, int32 accumulation, ymm)", tile: func(a []uint8, lda int, w []int8, k4 int,
+var vnniInt8Kernel = int8TileKernel{needs: &haveVNNI, name: "avx512-vnni (vpdpbusd u8·s7, int32 accumulation, ymm)", tile: func(a []uint8, lda int, w []int8, k4 int,
 	out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int) {
 	checkTile(a, lda, w, k4, out, ldo, comp, scale, sa, bias, tiles)
 	tileInt8VNNI(&a[0], lda, &w[0], k4, &out[0], ldo, &comp[0], &scale[0], &sa[0], &bias[0], tiles)
 }}
 
-var avx2Int8Kernel = int8TileKernel{name: "avx2 (vpmaddubsw u8·s7, int32 accumulation)", tile: func(a []uint8, lda int, w []int8, k4 int,
+var avx2Int8Kernel = int8TileKernel{needs: &haveAVX2FMA, name: "avx2 (vpmaddubsw u8·s7, int32 accumulation)", tile: func(a []uint8, lda int, w []int8, k4 int,
 	out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int) {
 	checkTile(a, lda, w, k4, out, ldo, comp, scale, sa, bias, tiles)
 	tileInt8AVX2(&a[0], lda, &w[0], k4, &out[0], ldo, &comp[0], &scale[0], &sa[0], &bias[0], tiles)
@@ -75,12 +69,15 @@ func init() {
 		}
 	}
 
-	if haveVNNI {
+	// the list holds what the CPU can run, so that the tests compare every
+	// kernel whatever STRATA_ISA chose; chooseInt8Kernel keeps to the
+	// chosen set
+	if cpu.Detected.VNNI {
 		int8Kernels = append(int8Kernels, vnniInt8Kernel)
 	}
-	if haveAVX2FMA {
+	if cpu.Detected.AVX2FMA {
 		int8Kernels = append(int8Kernels, avx2Int8Kernel)
 	}
 	int8Kernels = append(int8Kernels, goInt8Kernel)
-	int8Kernel = chooseInt8Kernel(os.Getenv("STRATA_INT8"))
+	int8Kernel = chooseInt8Kernel(legacyISAEnv("STRATA_INT8", "go", "avx2", "avx512-vnni"))
 }

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // int8 tile kernels for AVX2 and AVX-512 VNNI (see int8.go for the scheme

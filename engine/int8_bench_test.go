@@ -37,7 +37,7 @@ func BenchmarkLinearInt8(b *testing.B) {
 				int8Kernel = chooseInt8Kernel(strings.TrimPrefix(mode, "int8-"))
 				g := NewInference()
 				g.SetThreads(2)
-				g.SetComputeInt8(mode != "float32")
+				g.SetCompute(computeOf(mode != "float32"))
 				for i := 0; i < b.N; i++ {
 					g.Reset()
 					g.Linear(x, w, bias)

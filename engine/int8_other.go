@@ -1,10 +1,8 @@
-//go:build !amd64
+//go:build !amd64 || purego
 
 package engine
 
-import "os"
-
 func init() {
 	int8Kernels = []int8TileKernel{goInt8Kernel}
-	int8Kernel = chooseInt8Kernel(os.Getenv("STRATA_INT8"))
+	int8Kernel = chooseInt8Kernel(legacyISAEnv("STRATA_INT8", "go", "avx2", "avx512-vnni"))
 }

@@ -50,5 +50,5 @@ func (g *Graph) productInt8(w *Tensor) bool {
 		}
 		return false
 	}
-	return g.int8 || w.Data == nil
+	return g.compute.Products == FormatInt8 || w.Data == nil
 }

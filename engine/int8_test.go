@@ -158,12 +158,18 @@ func checkInt8KernelList(t *testing.T) {
 
 // STRATA_INT8 names a kernel by its first word; the best one otherwise.
 func TestChooseInt8Kernel(t *testing.T) {
-	for _, env := range []string{"", "nonsense", "avx", "avx512"} {
-		if k := chooseInt8Kernel(env); k.name != int8Kernels[0].name {
-			t.Errorf("STRATA_INT8=%q chose %s, want the best, %s", env, k.name, int8Kernels[0].name)
+	var allowed []int8TileKernel
+	for _, k := range int8Kernels {
+		if k.allowed() {
+			allowed = append(allowed, k)
 		}
 	}
-	for _, want := range int8Kernels {
+	for _, env := range []string{"", "nonsense", "avx", "avx512"} {
+		if k := chooseInt8Kernel(env); k.name != allowed[0].name {
+			t.Errorf("STRATA_INT8=%q chose %s, want the best STRATA_ISA allows, %s", env, k.name, allowed[0].name)
+		}
+	}
+	for _, want := range allowed {
 		id, _, _ := strings.Cut(want.name, " ")
 		if k := chooseInt8Kernel(id); k.name != want.name {
 			t.Errorf("STRATA_INT8=%s chose %s", id, k.name)
@@ -192,8 +198,7 @@ func TestLinearInt8(t *testing.T) {
 			for _, kern := range int8Kernels {
 				int8Kernel = kern
 				g := NewInference()
-				g.SetComputeInt8(true)
-				g.SetInt8Bits(bits)
+				g.SetCompute(ComputeType{Products: FormatInt8, Cache: FormatF32, Int8Bits: bits})
 				got := g.Linear(x, w, b)
 				var errSum, refSum float64
 				for i := range want.Data {
@@ -296,6 +301,18 @@ func testQuantizeActsPaths(t *testing.T, sch actScheme) {
 	for i, w := range []int{int(q), 0, 2, -2, 0, 2, 4, -int(q), int(q) - 1} {
 		if int(b[i])-int(sch.shift) != w {
 			t.Fatalf("%d-bit: value %v quantized to %d, want %d", bitsOf(sch), rows[0][i], int(b[i])-int(sch.shift), w)
+		}
+	}
+}
+
+// A kernel above the chosen instruction set stays in the list (the tests
+// compare it) but is never chosen, even when STRATA_INT8 names it.
+func TestChooseInt8KernelKeepsToTheISA(t *testing.T) {
+	defer func(v, a bool) { haveVNNI, haveAVX2FMA = v, a }(haveVNNI, haveAVX2FMA)
+	haveVNNI, haveAVX2FMA = false, false
+	for _, env := range []string{"", "avx512-vnni", "avx2"} {
+		if k := chooseInt8Kernel(env); k.name != goInt8Kernel.name {
+			t.Errorf("under STRATA_ISA=go, STRATA_INT8=%q chose %s", env, k.name)
 		}
 	}
 }

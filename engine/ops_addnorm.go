@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"math"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
 // AddDropoutNorm is y = AddDropout(x, f, p) and LayerNorm(y, gain, bias)
@@ -86,7 +88,7 @@ func addDropoutRow(ys, xs, fs []float32, mask []uint32, key uint64, base int, th
 // per-element SplitMix64 was half of the residual-and-norm ops' time.
 func dropMaskRow(mask []uint32, key uint64, base int, threshold uint32, vec bool) {
 	if vec && len(mask) > 0 {
-		dropMaskAVX2(&mask[0], len(mask), key+uint64(base), threshold)
+		kernels.DropMaskAVX2(&mask[0], len(mask), key+uint64(base), threshold)
 		return
 	}
 	for w := range mask {
@@ -113,7 +115,7 @@ func addMaskedRow(ys, xs, fs []float32, mask []uint32, scale float32, vec bool) 
 	n := 32 * len(mask)
 	ys, xs, fs = ys[:n], xs[:n], fs[:n]
 	if vec && n > 0 {
-		addMaskedAVX2(&ys[0], &xs[0], &fs[0], &mask[0], len(mask), scale)
+		kernels.AddMaskedAVX2(&ys[0], &xs[0], &fs[0], &mask[0], len(mask), scale)
 		return
 	}
 	for i, v := range fs {
@@ -127,7 +129,7 @@ func accMaskedRow(dst, src []float32, mask []uint32, scale float32, vec bool) {
 	n := 32 * len(mask)
 	dst, src = dst[:n], src[:n]
 	if vec && n > 0 {
-		accMaskedAVX2(&dst[0], &src[0], &mask[0], len(mask), scale)
+		kernels.AccMaskedAVX2(&dst[0], &src[0], &mask[0], len(mask), scale)
 		return
 	}
 	for i, v := range src {

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"math"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
 // Cols selects a block of columns [Col, Col+width) of a tensor without
@@ -254,7 +256,7 @@ func (o AttnOptions) bands(tq, tk int) attnBands {
 // cols×rows with rows ldd apart (ldd >= rows), so that the products read
 // Kᵀ and Vᵀ with unit stride; the ldd-rows padding columns of dst become
 // zeros. With AVX the whole 8×8 blocks move through registers
-// (transpose_amd64.s): the scalar loop's strided stores cost about as much
+// (internal/kernels/transpose_amd64.s): the scalar loop's strided stores cost about as much
 // as attention's products at a head width of 32.
 func transpose(dst []float32, ldd int, src []float32, rows, cols, ld int) {
 	r0 := 0
@@ -263,7 +265,7 @@ func transpose(dst []float32, ldd int, src []float32, rows, cols, ld int) {
 		_ = dst[(cols-1)*ldd+rows-1]
 		blocks := cols / 8
 		for ; r0+8 <= rows; r0 += 8 {
-			transposeStripAVX(&dst[r0], ldd, &src[r0*ld], ld, blocks)
+			kernels.TransposeStripAVX(&dst[r0], ldd, &src[r0*ld], ld, blocks)
 			transposeGo(dst, ldd, src, r0, r0+8, 8*blocks, cols, ld)
 		}
 	}

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"math"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
 // CEResult is the output of LabelSmoothedCE.
@@ -114,11 +116,11 @@ func expSums(z []float32, mx float32, dr []float32) (sum, sumZ float64) {
 	n := 0
 	if haveAVX512F32 && expSums512 && len(z) >= 16 {
 		n = len(z) &^ 15
-		expSumsAVX512(dstAt(dr, 0), &z[0], n, mx, &acc)
+		kernels.ExpSumsAVX512(dstAt(dr, 0), &z[0], n, mx, &acc)
 	}
 	if haveAVX2FMA && len(z)-n >= 8 {
 		m := (len(z) - n) &^ 7
-		expSumsAVX2(dstAt(dr, n), &z[n], m, mx, &acc)
+		kernels.ExpSumsAVX2(dstAt(dr, n), &z[n], m, mx, &acc)
 		n += m
 	}
 	for j := n; j < len(z); j++ {

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"math"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
 // LayerNormEps is the epsilon of every layer norm (fairseq and PyTorch's
@@ -64,7 +66,7 @@ func normAffineRow(ys, xs []float32, m, rs float32, gain, bias *Tensor) {
 		j := 0
 		if normAsm && len(ys) >= 8 {
 			j = len(ys) &^ 7
-			normAffineAVX2(&ys[0], &xs[0], &gs[0], &bs[0], j, m, rs)
+			kernels.NormAffineAVX2(&ys[0], &xs[0], &gs[0], &bs[0], j, m, rs)
 		}
 		for ; j < len(ys); j++ {
 			ys[j] = (xs[j]-m)*rs*gs[j] + bs[j]
@@ -109,7 +111,7 @@ func rowStats(xs []float32) (mean, rstd float64) {
 	var s [4]float64
 	n := len(xs) &^ 3
 	if normAsm && n > 0 {
-		sum4AVX2(&xs[0], n, &s)
+		kernels.Sum4AVX2(&xs[0], n, &s)
 	} else {
 		for j := 0; j < n; j += 4 {
 			s[0] += float64(xs[j])
@@ -124,7 +126,7 @@ func rowStats(xs []float32) (mean, rstd float64) {
 	mean = ((s[0] + s[1]) + (s[2] + s[3])) / float64(len(xs))
 	s = [4]float64{}
 	if normAsm && n > 0 {
-		sqdev4AVX2(&xs[0], n, mean, &s)
+		kernels.Sqdev4AVX2(&xs[0], n, mean, &s)
 	} else {
 		for j := 0; j < n; j += 4 {
 			d0, d1, d2, d3 := float64(xs[j])-mean, float64(xs[j+1])-mean, float64(xs[j+2])-mean, float64(xs[j+3])-mean
@@ -200,7 +202,7 @@ func lnBackRow(hs, xs, ds, accG, accB []float32, m, rs float32) {
 	if normAsm && accG != nil && accB != nil && d >= 8 {
 		n8 = d &^ 7
 		accG, accB = accG[:d], accB[:d]
-		lnBackRowAVX2(&xs[0], &ds[0], &hs[0], &accG[0], &accB[0], n8, m, rs)
+		kernels.LnBackRowAVX2(&xs[0], &ds[0], &hs[0], &accG[0], &accB[0], n8, m, rs)
 	}
 	normRow(hs[n8:], xs[n8:], m, rs)
 	if accG != nil {
@@ -273,12 +275,12 @@ func lnRowMeans(gd, hs []float32, n4 int, a, b *[4]float64) (m1, m2 float64) {
 func lnRowDxAVX2(dxs, gd, hs []float32, n4 int, a, b *[4]float64, rstd float32) {
 	d := len(gd)
 	var ab [8]float64
-	lnSums4AVX2(&gd[0], &hs[0], n4, &ab)
+	kernels.LnSums4AVX2(&gd[0], &hs[0], n4, &ab)
 	copy(a[:], ab[:4])
 	copy(b[:], ab[4:])
 	m1, m2 := lnRowMeans(gd, hs, n4, a, b)
 	rs := float64(rstd)
-	lnDx4AVX2(&dxs[0], &gd[0], &hs[0], n4, m1, m2, rs)
+	kernels.LnDx4AVX2(&dxs[0], &gd[0], &hs[0], n4, m1, m2, rs)
 	for j := n4; j < d; j++ {
 		dxs[j] += float32(rs * (float64(gd[j]) - m1 - float64(hs[j])*m2))
 	}

@@ -13,7 +13,7 @@ func TestOutputLinearRows(t *testing.T) {
 	Normal(w, 1, rng)
 	for _, int8 := range []bool{false, true} {
 		g := NewInference()
-		g.SetComputeInt8(int8)
+		g.SetCompute(computeOf(int8))
 		full := g.OutputLinear(x, w)
 		all := make([]int32, 30)
 		for i := range all {

@@ -1,6 +1,10 @@
 package engine
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
+)
 
 // minWork is roughly the number of float operations below which splitting a
 // kernel over goroutines costs more than it saves.
@@ -74,28 +78,8 @@ func (g *Graph) sumColumnsRows(dst []float32, n, d int, rowsFn func(lo, hi int, 
 
 // addRows adds rows [0, rows) of src (ld floats apart) to acc[:len(acc)]
 // in row order: per column the additions axpy(acc, row, 1) would make one
-// row at a time (1·x is x), so the same bits; columns in strips of 32 and
-// 8 held in AVX2 registers across the rows where the CPU has it.
-func addRows(acc, src []float32, rows, ld int) {
-	d := len(acc)
-	if rows == 0 || d == 0 {
-		return
-	}
-	_ = src[(rows-1)*ld+d-1]
-	j := 0
-	if haveAVX2FMA && d >= 8 {
-		j = d &^ 7
-		addRowsAVX2(&acc[0], &src[0], rows, ld, j)
-	}
-	if j < d {
-		for r := 0; r < rows; r++ {
-			row := src[r*ld : r*ld+d]
-			for c := j; c < d; c++ {
-				acc[c] += row[c]
-			}
-		}
-	}
-}
+// row at a time (1·x is x), so the same bits (kernels.AddRows).
+func addRows(acc, src []float32, rows, ld int) { kernels.AddRows(acc, src, rows, ld) }
 
 // sumColumns2 is sumColumns for two sums over the same rows in one pass
 // (either dst may be nil: its accumulator is then nil too); rowFn also gets

@@ -26,22 +26,23 @@ func ReadFileMeta(path string, meta any) error {
 	return nil
 }
 
-// FileIsInt8 reports whether the tensor file at path holds int8 matrices
-// (WriteTensorsInt8), from its header alone.
-func FileIsInt8(path string) (bool, error) {
+// FileFormat is the weight format of the tensor file at path, from its
+// header alone: FormatInt8 when it holds int8 matrices (WriteTensorsInt8),
+// FormatF32 otherwise.
+func FileFormat(path string) (Format, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false, err
+		return FormatAuto, err
 	}
 	defer f.Close()
 	h, err := readHeader(bufio.NewReader(f))
 	if err != nil {
-		return false, fmt.Errorf("%s: %w", path, err)
+		return FormatAuto, fmt.Errorf("%s: %w", path, err)
 	}
 	for _, e := range h.Tensors {
 		if e.DType == dtypeInt8 {
-			return true, nil
+			return FormatInt8, nil
 		}
 	}
-	return false, nil
+	return FormatF32, nil
 }

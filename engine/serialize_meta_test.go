@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// FileIsInt8 tells an int8 tensor file from a float32 one by its header,
+// FileFormat tells an int8 tensor file from a float32 one by its header,
 // and names the file when it is not a tensor file.
-func TestFileIsInt8(t *testing.T) {
+func TestFileFormat(t *testing.T) {
 	dir := t.TempDir()
 	m, v := NewTensor(3, 4), NewTensor(4)
 	m.Name, v.Name = "w", "b"
@@ -37,14 +37,18 @@ func TestFileIsInt8(t *testing.T) {
 		name string
 		int8 bool
 	}{{"f32.bin", false}, {"q.bin", true}} {
-		got, err := FileIsInt8(write(c.name, c.int8))
-		if err != nil || got != c.int8 {
-			t.Errorf("%s: FileIsInt8 = %v, %v; want %v", c.name, got, err, c.int8)
+		want := FormatF32
+		if c.int8 {
+			want = FormatInt8
+		}
+		got, err := FileFormat(write(c.name, c.int8))
+		if err != nil || got != want {
+			t.Errorf("%s: FileFormat = %v, %v; want %v", c.name, got, err, want)
 		}
 	}
 	bad := filepath.Join(dir, "text.txt")
 	os.WriteFile(bad, []byte("not a model\n"), 0o644)
-	if _, err := FileIsInt8(bad); err == nil || !strings.Contains(err.Error(), bad) {
+	if _, err := FileFormat(bad); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("a text file: error %v, want one naming %s", err, bad)
 	}
 }

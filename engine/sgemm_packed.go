@@ -3,10 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
-	"os"
 	"sync"
-	"sync/atomic"
-	"unsafe"
 )
 
 // Float32 inference products against a fixed weight matrix, y = x·Wᵀ + b,
@@ -107,16 +104,16 @@ var packMu sync.Mutex
 // with the same model concurrently).
 func packedOf(w *Tensor) *PackedF32 {
 	fp := printOf(w.Data)
-	if p := (*PackedF32)(atomic.LoadPointer(&w.f32p)); p != nil && p.fp == fp {
+	if p := w.f32p.Load(); p != nil && p.fp == fp {
 		return p
 	}
 	packMu.Lock()
 	defer packMu.Unlock()
-	if p := (*PackedF32)(atomic.LoadPointer(&w.f32p)); p != nil && p.fp == fp {
+	if p := w.f32p.Load(); p != nil && p.fp == fp {
 		return p
 	}
 	p := PackF32(w.Data, w.shape[0], w.shape[1])
-	atomic.StorePointer(&w.f32p, unsafe.Pointer(p))
+	w.f32p.Store(p)
 	return p
 }
 
@@ -124,7 +121,7 @@ func packedOf(w *Tensor) *PackedF32 {
 // inference products keep (they repack on next use). The fingerprint
 // already catches whole-matrix updates; call it after editing a few values
 // in place.
-func (t *Tensor) WeightsChanged() { atomic.StorePointer(&t.f32p, nil) }
+func (t *Tensor) WeightsChanged() { t.f32p.Store(nil) }
 
 // linearPacked is Linear's inference path on the packed kernel:
 // y = x·Wᵀ + b.
@@ -328,7 +325,7 @@ func chooseF32Kernel() {
 	if len(f32Kernels) > 1 { // an assembly kernel: the pure-Go one never beats BLAS
 		f32Kernel = f32Kernels[0]
 	}
-	switch os.Getenv("STRATA_SGEMM") {
+	switch legacyISAEnv("STRATA_SGEMM", "avx2", "go") {
 	case "avx2":
 		for _, k := range f32Kernels {
 			if k.name == avx2F32KernelName {

@@ -1,11 +1,6 @@
+//go:build !purego
+
 package engine
-
-import "golang.org/x/sys/cpu"
-
-// haveAVX512F32: the AVX-512 tile kernel needs AVX512F (the 512-bit FMAs
-// with embedded broadcast); VL and AVX2+FMA are asked for too, as the
-// CPUs that have them all are the ones it was written for.
-var haveAVX512F32 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && haveAVX2FMA
 
 // tileF32AVX2 is in sgemm_packed_amd64.s.
 //

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 #include "zero_amd64.h"
 #include "packedrows_amd64.h"

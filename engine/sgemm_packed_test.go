@@ -175,9 +175,9 @@ func TestLinearPackedInvalidation(t *testing.T) {
 		checkClose(t, what, y.Data, refLinear64(x.Data, w.Data, nil, n, k, out), k)
 	}
 	check("first use")
-	p0 := w.f32p
+	p0 := w.f32p.Load()
 	check("second use")
-	if w.f32p != p0 {
+	if w.f32p.Load() != p0 {
 		t.Fatal("the packed weight was not reused")
 	}
 	for i := range w.Data { // a whole-matrix update
@@ -241,7 +241,7 @@ func TestLinearReLUInt8(t *testing.T) {
 	w := FromData(randF32(rng, out*k), out, k)
 	b := FromData(randF32(rng, out), out)
 	g := NewInference()
-	g.SetComputeInt8(true) // weights quantized on first use
+	g.SetCompute(ComputeType{Products: FormatInt8, Cache: FormatF32}) // weights quantized on first use
 	fused, chain := g.LinearReLU(x, w, b), g.ReLU(g.Linear(x, w, b))
 	for i := range fused.Data {
 		if fused.Data[i] != chain.Data[i] {

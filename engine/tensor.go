@@ -3,7 +3,7 @@ package engine
 import (
 	"fmt"
 	"strings"
-	"unsafe"
+	"sync/atomic"
 )
 
 // MaxDims is the largest rank a Tensor can have.
@@ -28,11 +28,12 @@ type Tensor struct {
 	// intermediate), so backward may recycle it once consumed
 	arenaGrad bool
 	// int8w is the quantized form int8 inference graphs multiply with
-	// (*Int8Weights, see int8.go), nil until needed.
-	int8w unsafe.Pointer
+	// (int8.go), nil until needed; atomic, as concurrent decoders share
+	// a model's weights.
+	int8w atomic.Pointer[Int8Weights]
 	// f32p is the packed copy float32 inference products multiply with
-	// (*PackedF32, see sgemm_packed.go), nil until needed.
-	f32p unsafe.Pointer
+	// (sgemm_packed.go), nil until needed.
+	f32p atomic.Pointer[PackedF32]
 }
 
 // NewTensor allocates a zeroed tensor that owns its data.

@@ -8,7 +8,7 @@ import (
 	"github.com/strata-nmt/strata/engine"
 )
 
-// A float16 self-attention cache (engine.Graph.SetHalfCache) gives the
+// A float16 self-attention cache (a float16 cache in engine.ComputeType) gives the
 // logits of full recomputation to within the rounding of keys and values
 // to 11 significant bits, through the pure-Go kernels (head width 4) and
 // the F16C ones (head width 32), and recycles a float32 state's buffers.
@@ -30,7 +30,7 @@ func TestHalfCacheMatchesFullDecode(t *testing.T) {
 		g := engine.NewInference()
 		st := m.StartDecoding(g, m.Encode(g, src, b, s, Collect{}), b, tl, nil) // float32 first
 		m.Step(g, st, []int32{tgt[0], tgt[tl]})
-		g.SetHalfCache(true)
+		g.SetCompute(engine.ComputeType{Products: engine.FormatF32, Cache: engine.FormatF16})
 		st = m.StartDecoding(g, m.Encode(g, src, b, s, Collect{}), b, tl, st)
 		g.Reset()
 		for _, p := range st.(*transformerState).cache.pages {

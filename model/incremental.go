@@ -119,7 +119,7 @@ func newTransformerState(g *engine.Graph, st *transformerState, enc *EncoderOut,
 		st = &transformerState{}
 	}
 	cache := st.cache
-	// a half cache (engine.Graph.SetHalfCache) takes half the memory
+	// a half cache (a float16 cache in engine.ComputeType) takes half the memory
 	cache.start(g.HalfCache(), layers, 2*d, maxRows, maxLen)
 	*st = transformerState{
 		b: enc.B, s: enc.S, maxRows: maxRows, maxLen: maxLen, rows: enc.B,

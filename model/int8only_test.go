@@ -22,7 +22,7 @@ func TestReleaseFloat32(t *testing.T) {
 				return append([]float32(nil), m.Decode(g, enc, bt.TgtIn, bt.T, Collect{}).Logits.Data...)
 			}
 			i8 := engine.NewInference()
-			i8.SetComputeInt8(true)
+			i8.SetCompute(engine.ComputeType{Products: engine.FormatInt8, Cache: engine.FormatF32})
 			want := logits(i8)
 
 			if freed := ReleaseFloat32(m); freed == 0 {

@@ -20,7 +20,9 @@ func pagedRun(t *testing.T, m *Transformer, half bool, pageSteps int) (logits []
 	src := []int32{4, 5, 6, 7, 2, 8, 9, 2, 0, 0, 10, 11, 12, 2, 0}
 	const b, s, maxLen = 3, 5, 20
 	g := engine.NewInference()
-	g.SetHalfCache(half)
+	if half {
+		g.SetCompute(engine.ComputeType{Products: engine.FormatF32, Cache: engine.FormatF16})
+	}
 	st := m.StartDecoding(g, m.Encode(g, src, b, s, Collect{}), 2*b, maxLen, nil)
 	g.Reset()
 	hist := [][]int32{{}, {}, {}}

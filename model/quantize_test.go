@@ -61,8 +61,7 @@ func TestSaveInt8RoundTrip(t *testing.T) {
 	}{{8, 0.02}, {7, 0.04}} {
 		logits := func(m Model) []float32 {
 			g := engine.NewInference()
-			g.SetComputeInt8(true)
-			g.SetInt8Bits(c.bits)
+			g.SetCompute(engine.ComputeType{Products: engine.FormatInt8, Cache: engine.FormatF32, Int8Bits: c.bits})
 			enc := m.Encode(g, bt.Src, bt.B, bt.S, Collect{})
 			return append([]float32(nil), m.Decode(g, enc, bt.TgtIn, bt.T, Collect{}).Logits.Data...)
 		}

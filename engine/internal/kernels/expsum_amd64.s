@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // Constants of expNegPoly (fastexp.go), float32 bit patterns, and the
@@ -17,13 +19,13 @@ DATA expc<>+44(SB)/4, $0x3f800000 // 1
 DATA expc<>+48(SB)/4, $127        // exponent bias (int32)
 GLOBL expc<>(SB), RODATA|NOPTR, $52
 
-// func expSumsAVX2(dst, x *float32, n int, shift float32, acc *[16]float64)
+// func ExpSumsAVX2(dst, x *float32, n int, shift float32, acc *[16]float64)
 //
 // For i < n (a multiple of 8): e_i = exp(x_i - shift) by expNegPoly's
 // method, 8 lanes at a time with FMA; stores e_i in dst when dst is not
 // nil; adds e_i to acc[0:8] and x_i to acc[8:16] in float64 (lane i%8).
 // Arguments below ln 2^-126 give 0, NaN stays NaN, as in expNegPoly.
-TEXT ·expSumsAVX2(SB), NOSPLIT, $0-40
+TEXT ·ExpSumsAVX2(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -112,7 +114,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func expSumsAVX512(dst, x *float32, n int, shift float32, acc *[16]float64)
+// func ExpSumsAVX512(dst, x *float32, n int, shift float32, acc *[16]float64)
 //
 // expSumsAVX2 above, 16 lanes at a time, with the same results
 // to the bit: each lane computes exp by the same instructions (expNegPoly's
@@ -121,7 +123,7 @@ done:
 // 16-float vector, then the high half), so that a softmax or a loss does
 // not change with the CPU's vector width. n is a multiple of 16. It reads
 // expc<> above, all of its constants held in registers.
-TEXT ·expSumsAVX512(SB), NOSPLIT, $0-40
+TEXT ·ExpSumsAVX512(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ n+16(FP), CX

@@ -1,6 +1,8 @@
+//go:build !purego
+
 #include "textflag.h"
 
-// func addRowsAVX2(acc, src *float32, rows, ld, cols int)
+// func AddRowsAVX2(acc, src *float32, rows, ld, cols int)
 //
 // acc[j] += src[r·ld + j] for r = 0, 1, ..., rows-1 in turn, j < cols
 // (a multiple of 8; rows >= 1; ld in floats): a linear layer's bias
@@ -8,7 +10,7 @@
 // in row order, the additions a row-at-a-time axpy with factor 1 makes,
 // so the same bits; a strip of 32 (then 8) columns stays in registers
 // across all the rows.
-TEXT ·addRowsAVX2(SB), NOSPLIT, $0-40
+TEXT ·AddRowsAVX2(SB), NOSPLIT, $0-40
 	MOVQ acc+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ rows+16(FP), R8

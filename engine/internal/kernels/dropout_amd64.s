@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // Dropout masks and the masked passes of AddDropoutNorm (ops_addnorm.go)
@@ -55,11 +57,11 @@ GLOBL lanebits<>(SB), RODATA|NOPTR, $32
 	ORQ R8, BX \
 	VPADDQ Y15, Y9, Y9
 
-// func dropMaskAVX2(mask *uint32, words int, z uint64, threshold uint32)
+// func DropMaskAVX2(mask *uint32, words int, z uint64, threshold uint32)
 //
 // mask[w] bit j = keep(key, base+32w+j, threshold) for w < words, where
 // z = key + base: bit set where the hash's high 32 bits are ≥ threshold.
-TEXT ·dropMaskAVX2(SB), NOSPLIT, $0-28
+TEXT ·DropMaskAVX2(SB), NOSPLIT, $0-28
 	MOVQ mask+0(FP), DI
 	MOVQ words+8(FP), CX
 	MOVQ z+16(FP), AX
@@ -105,11 +107,11 @@ mdone:
 	VPCMPEQD Y14, Y1, Y1 \
 	VPSRLD $8, Y8, Y8
 
-// func addMaskedAVX2(y, x, f *float32, mask *uint32, words int, scale float32)
+// func AddMaskedAVX2(y, x, f *float32, mask *uint32, words int, scale float32)
 //
 // y[i] = x[i] + (f[i]·scale where mask bit i is set, else +0) for
 // i < 32·words: AddDropout's expression, element for element.
-TEXT ·addMaskedAVX2(SB), NOSPLIT, $0-44
+TEXT ·AddMaskedAVX2(SB), NOSPLIT, $0-44
 	MOVQ y+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ f+16(FP), DX
@@ -153,11 +155,11 @@ adone:
 	VZEROUPPER
 	RET
 
-// func accMaskedAVX2(dst, src *float32, mask *uint32, words int, scale float32)
+// func AccMaskedAVX2(dst, src *float32, mask *uint32, words int, scale float32)
 //
 // dst[i] += (src[i]·scale where mask bit i is set, else +0) for
 // i < 32·words: AddDropout's backward into f's gradient.
-TEXT ·accMaskedAVX2(SB), NOSPLIT, $0-36
+TEXT ·AccMaskedAVX2(SB), NOSPLIT, $0-36
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ mask+16(FP), BX

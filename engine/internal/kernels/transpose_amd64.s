@@ -1,12 +1,14 @@
+//go:build !purego
+
 #include "textflag.h"
 
-// func transposeStripAVX(dst *float32, ldd int, src *float32, lds int, blocks int)
+// func TransposeStripAVX(dst *float32, ldd int, src *float32, lds int, blocks int)
 //
 // Transposes an 8-row strip of src (rows lds floats apart) block by block:
 // the 8×8 block at columns [8b, 8b+8) of the strip is written to dst rows
 // [8b, 8b+8) (ldd floats apart), columns [0, 8), for b < blocks. Pure data
 // movement (unpack, shuffle, lane permute), so the result is exact.
-TEXT ·transposeStripAVX(SB), NOSPLIT, $0-40
+TEXT ·TransposeStripAVX(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ ldd+8(FP), R8
 	SHLQ $2, R8

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // LayerNorm's float64 row arithmetic (ops_norm.go), 4 lanes at a time.
@@ -6,8 +8,8 @@
 // partial sums do, so the results are the Go code's bit for bit
 // (TestNormRowsMatchGo). n is a multiple of 4.
 
-// func sum4AVX2(x *float32, n int, out *[4]float64)
-TEXT ·sum4AVX2(SB), NOSPLIT, $0-24
+// func Sum4AVX2(x *float32, n int, out *[4]float64)
+TEXT ·Sum4AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	MOVQ out+16(FP), DI
@@ -28,10 +30,10 @@ s4done:
 	VZEROUPPER
 	RET
 
-// func sqdev4AVX2(x *float32, n int, mean float64, out *[4]float64)
+// func Sqdev4AVX2(x *float32, n int, mean float64, out *[4]float64)
 //
 // lanes of Σ (x_j - mean)²
-TEXT ·sqdev4AVX2(SB), NOSPLIT, $0-32
+TEXT ·Sqdev4AVX2(SB), NOSPLIT, $0-32
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	VBROADCASTSD mean+16(FP), Y2
@@ -55,10 +57,10 @@ q4done:
 	VZEROUPPER
 	RET
 
-// func lnSums4AVX2(gd, h *float32, n int, out *[8]float64)
+// func LnSums4AVX2(gd, h *float32, n int, out *[8]float64)
 //
 // out[0:4] lanes of Σ gd_j, out[4:8] lanes of Σ gd_j·h_j
-TEXT ·lnSums4AVX2(SB), NOSPLIT, $0-32
+TEXT ·LnSums4AVX2(SB), NOSPLIT, $0-32
 	MOVQ gd+0(FP), SI
 	MOVQ h+8(FP), BX
 	MOVQ n+16(FP), CX
@@ -85,10 +87,10 @@ l4done:
 	VZEROUPPER
 	RET
 
-// func lnDx4AVX2(dx, gd, h *float32, n int, m1, m2, rs float64)
+// func LnDx4AVX2(dx, gd, h *float32, n int, m1, m2, rs float64)
 //
 // dx_j += float32(rs·((gd_j - m1) - h_j·m2))
-TEXT ·lnDx4AVX2(SB), NOSPLIT, $0-56
+TEXT ·LnDx4AVX2(SB), NOSPLIT, $0-56
 	MOVQ dx+0(FP), DI
 	MOVQ gd+8(FP), SI
 	MOVQ h+16(FP), BX
@@ -118,12 +120,12 @@ x4done:
 	VZEROUPPER
 	RET
 
-// func lnBackRowAVX2(x, dy, h, accG, accB *float32, n int, m, rs float32)
+// func LnBackRowAVX2(x, dy, h, accG, accB *float32, n int, m, rs float32)
 //
 // Per element of a row, LayerNorm backward's float32 part: h = (x - m)·rs,
 // accG += dy·h, accB += dy (separate multiplies and adds, as the Go
 // loops). n is a multiple of 8.
-TEXT ·lnBackRowAVX2(SB), NOSPLIT, $0-56
+TEXT ·LnBackRowAVX2(SB), NOSPLIT, $0-56
 	MOVQ x+0(FP), SI
 	MOVQ dy+8(FP), DX
 	MOVQ h+16(FP), DI
@@ -155,12 +157,12 @@ b8done:
 	VZEROUPPER
 	RET
 
-// func normAffineAVX2(y, x, gain, bias *float32, n int, m, rs float32)
+// func NormAffineAVX2(y, x, gain, bias *float32, n int, m, rs float32)
 //
 // y_j = ((x_j - m)·rs)·gain_j + bias_j, 8 lanes at a time, as separate
 // subtracts, multiplies and adds in the Go loop's order (no FMA): the
 // same bits as normAffineRow's loop. n is a multiple of 8.
-TEXT ·normAffineAVX2(SB), NOSPLIT, $0-48
+TEXT ·NormAffineAVX2(SB), NOSPLIT, $0-48
 	MOVQ y+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ gain+16(FP), R8

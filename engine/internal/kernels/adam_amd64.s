@@ -1,12 +1,14 @@
+//go:build !purego
+
 #include "textflag.h"
 
-// func adamAVX2(w, grad, m, v *float32, n int, k *[8]float32)
+// func AdamAVX2(w, grad, m, v *float32, n int, k *AdamConsts)
 //
 // One Adam step on n (a multiple of 8) elements, 8 at a time, with the
 // float32 operations of adamScalar in its order (no fused multiply-adds:
 // they would round differently). k: b1, 1-b1, b2, 1-b2, step size, decay,
 // eps, l2.
-TEXT ·adamAVX2(SB), NOSPLIT, $0-48
+TEXT ·AdamAVX2(SB), NOSPLIT, $0-48
 	MOVQ w+0(FP), DI
 	MOVQ grad+8(FP), SI
 	MOVQ m+16(FP), R8

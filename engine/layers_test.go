@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestInternalLayersImportNoEngine: the packages below the engine
+// (kernels, CPU detection, formats) import nothing from engine itself, so
+// that they stay usable, and testable, without the graph above them.
+func TestInternalLayersImportNoEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	const engine = "github.com/strata-nmt/strata/engine"
+	out, err := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}}", "./internal/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps ./internal/...: %v\n%s", err, out)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == engine || (strings.HasPrefix(p, engine+"/") && !strings.HasPrefix(p, engine+"/internal/")) {
+			t.Errorf("a package under engine/internal depends on %s", p)
+		}
+	}
+}
+
+// TestPuregoBuildsWithoutAssembly: with the purego tag no package of the
+// engine assembles anything, as with the standard library's tag.
+func TestPuregoBuildsWithoutAssembly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	out, err := exec.Command(goTool, "list", "-tags", "purego", "-f", "{{.ImportPath}}: {{.SFiles}}", "./...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -tags purego ./...: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, files, _ := strings.Cut(line, ": ")
+		for _, f := range strings.Fields(strings.Trim(files, "[]")) {
+			if !benchOnlyAssembly[f] {
+				t.Errorf("purego build of %s assembles %s", pkg, f)
+			}
+		}
+	}
+}
+
+// benchOnlyAssembly are the assembly files of benchmark-only measurements
+// (the FMA peak), not kernels: no computation runs on them.
+var benchOnlyAssembly = map[string]bool{"fmapeak_amd64.s": true}
