@@ -41,17 +41,21 @@ func (t *token) isTag() bool {
 func tokenize(src []byte, name string) ([]token, error) {
 	z := html.NewTokenizer(bytes.NewReader(src))
 	var toks []token
-	line := 1
+	line, n := 1, 0
 	for {
 		typ := z.Next()
 		if typ == html.ErrorToken {
 			if errors.Is(z.Err(), io.EOF) {
+				if n < len(src) { // a tag cut by the end, which a browser drops: kept as it is
+					toks = append(toks, token{typ: html.ErrorToken, raw: string(src[n:]), line: line})
+				}
 				return toks, nil
 			}
 			return nil, fmt.Errorf("%s:%d: %w", name, line, z.Err())
 		}
 		t := token{typ: typ, raw: string(z.Raw()), line: line}
 		line += strings.Count(t.raw, "\n")
+		n += len(t.raw)
 		if t.isTag() {
 			n, hasAttr := z.TagName()
 			t.name = string(n)
