@@ -186,7 +186,7 @@ func TestRefusedTranslations(t *testing.T) {
 	}{
 		{"Sag {1}{2}hallo{4}{3} {5}Tom{6}.", "nested differently"}, // interleaved
 		{"Sag {2}{1}hallo{4}{3} {5}Tom{6}.", "nested differently"}, // b now holds a
-		{"Sag {5}Tom{6} {1}{2}hallo{3}{4}.", ""},                  // siblings swap: fine
+		{"Sag {5}Tom{6} {1}{2}hallo{3}{4}.", ""},                   // siblings swap: fine
 		{"Sag {1}{2}hallo{3}{4}.", "lost"},
 		{"<script>{1}{2}x{3}{4} {5}{6}", ""},
 	}

@@ -13,7 +13,7 @@ type item struct {
 	raw      string // text
 	code     bool
 	from, to int
-	line int
+	line     int
 	// pair is, for a code that opens an inline element, the index of
 	// the item that closes it in the same run (and back); -1 otherwise.
 	pair int

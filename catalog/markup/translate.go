@@ -91,7 +91,11 @@ func (d *Doc) setSentence(u *Unit, out string) error {
 	if err != nil {
 		return err
 	}
-	if err := sameNesting(m.Spans, u.codes, sentinelOrder(strings.TrimSpace(out)), d.hasStray(u)); err != nil {
+	if d.hasStray(u) {
+		if !slices.Equal(shape(u.Masked.Text, u.codes), shape(strings.TrimSpace(out), u.codes)) {
+			return errors.New("inline markup moved in a sentence with unclosed or stray tags")
+		}
+	} else if err := sameNesting(m.Spans, u.codes, sentinelOrder(strings.TrimSpace(out))); err != nil {
 		return err
 	}
 	u.out, u.done = t, true
@@ -112,19 +116,11 @@ func sentinelOrder(s string) []int {
 
 // sameNesting says whether the codes, in the order a translation has them,
 // nest as in the source: pairs well nested, and each code inside the same
-// pair as before. With stray tags (an element left open, an end tag
-// without its start), which reach outside the sentence, the codes must
-// keep their order.
-func sameNesting(spans []placeholder.Span, codes map[int]item, order []int, stray bool) error {
+// pair as before.
+func sameNesting(spans []placeholder.Span, codes map[int]item, order []int) error {
 	src := make([]int, len(spans))
 	for i := range src {
 		src[i] = i
-	}
-	if stray {
-		if !slices.Equal(codeOrder(codes, src), codeOrder(codes, order)) {
-			return errors.New("inline markup reordered in a sentence with unclosed or stray tags")
-		}
-		return nil
 	}
 	want, _ := parents(spans, codes, src)
 	got, ok := parents(spans, codes, order)
@@ -134,13 +130,33 @@ func sameNesting(spans []placeholder.Span, codes map[int]item, order []int, stra
 	return nil
 }
 
-// codeOrder keeps the codes of an order of spans.
-func codeOrder(codes map[int]item, order []int) []int {
+// shape is the sequence of a masked text's codes, with -1 for each run of
+// text between them. A tag left open or closed out of turn reaches
+// outside its sentence, and the parser rebuilds such elements wherever
+// text follows; so with one, the codes must keep their order and the text
+// its places among them.
+func shape(s string, codes map[int]item) []int {
 	var out []int
-	for _, k := range order {
-		if _, ok := codes[k]; ok {
-			out = append(out, k)
+	text := func() {
+		if len(out) == 0 || out[len(out)-1] != -1 {
+			out = append(out, -1)
 		}
+	}
+	last := 0
+	for _, m := range sentinelRe.FindAllStringIndex(s, -1) {
+		if m[0] > last {
+			text()
+		}
+		last = m[1]
+		n, _ := strconv.Atoi(s[m[0]+1 : m[1]-1])
+		if _, ok := codes[n-1]; ok {
+			out = append(out, n-1)
+		} else {
+			text()
+		}
+	}
+	if last < len(s) {
+		text()
 	}
 	return out
 }
