@@ -82,6 +82,8 @@ exits at once.`,
 	fl.IntVar(&o.MaxLineLen, "max-line-bytes", o.MaxLineLen, "bytes per line")
 	fl.IntVar(&o.MaxSrcTokens, "max-src-len", o.MaxSrcTokens, fmt.Sprintf("truncate longer sources, in subword tokens with tag and EOS (at most %d)", decode.HardMaxSrcLen))
 	fl.Int64Var(&o.MaxBody, "max-body-bytes", o.MaxBody, "bytes per request body")
+	fl.Int64Var(&o.FileStoreBytes, "file-store-bytes", o.FileStoreBytes, "bytes of translated files kept for /download_file; a new file evicts the oldest")
+	fl.DurationVar(&o.FileTTL, "file-ttl", o.FileTTL, "how long a translated file can be fetched from /download_file")
 	fl.DurationVar(&o.Timeout, "timeout", o.Timeout, "per-request deadline, queueing included (504 after it)")
 	fl.DurationVar(&o.DrainTimeout, "drain-timeout", o.DrainTimeout, "how long shutdown waits for requests taken")
 	fl.BoolVar(&o.LogText, "log-text", false, "log request and output text (not logged by default)")
