@@ -61,6 +61,7 @@ func TestUnitsAreSentences(t *testing.T) {
 		// sentences of a paragraph are units; an element is never split
 		{`<p>It works. It is <b>fast. Really</b> fast! "Yes," he said.</p>`,
 			[]string{"It works.", "It is {1}fast. Really{2} fast!", `"Yes," he said.`}},
+		{`<p>One! Two? Three. Four</p>`, []string{"One!", "Two?", "Three.", "Four"}},
 		{`<p>See e.g. Table 2. Use Dr. Smith's method.</p>`,
 			[]string{"See e.g. Table 2.", "Use Dr. Smith's method."}},
 		// block elements separate units; blank and letterless text is no unit

@@ -25,14 +25,14 @@ func splitSentences(run []item) [][]item {
 			cur = append(cur, it)
 			continue
 		}
-		raw := it.raw
-		for _, c := range sentenceEnds(raw, i == len(run)-1) {
-			cur = append(cur, item{raw: raw[:c], pair: -1, line: it.line})
+		prev := 0
+		for _, c := range sentenceEnds(it.raw, i == len(run)-1) {
+			cur = append(cur, item{raw: it.raw[prev:c], pair: -1, line: it.line})
 			out = append(out, cur)
-			cur, raw = nil, raw[c:]
+			cur, prev = nil, c
 		}
-		if raw != "" {
-			cur = append(cur, item{raw: raw, pair: -1, line: it.line})
+		if prev < len(it.raw) {
+			cur = append(cur, item{raw: it.raw[prev:], pair: -1, line: it.line})
 		}
 	}
 	if len(cur) > 0 {
