@@ -28,9 +28,12 @@ the API and the options in full.
 Lines of concurrent requests with the same direction and search options are
 decoded together (up to --batch-tokens, waiting at most --batch-wait) by
 --decoders decoders of --threads compute threads each. GET / is a page to
-try the model, POST /detect LibreTranslate's language detection, /metrics
-Prometheus metrics, /health and /ready liveness and
-readiness. SIGTERM or SIGINT stops accepting connections, finishes the
+try the model, POST /detect LibreTranslate's language detection, POST
+/translate_file its file translation (.txt, .po, .xliff, .html; the result
+kept for --file-ttl at GET /download_file/NAME), GET /frontend/settings its
+client settings, /metrics Prometheus metrics, /health and /ready liveness
+and readiness. LibreTranslate's format "html" translates a page sentence by
+sentence with its markup kept. SIGTERM or SIGINT stops accepting connections, finishes the
 requests already taken (up to --drain-timeout) and exits 0; a second signal
 exits at once.`,
 		Args: cobra.NoArgs,
