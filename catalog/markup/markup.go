@@ -43,6 +43,7 @@ type Unit struct {
 	codes map[int]item // a sentence's spans that are inline markup
 	tok   int          // an attribute's tag
 	attr  int          // and its index in the tag's attrs
+	value string       // an attribute's value
 	out   string       // the translation, once set
 	done  bool
 }
@@ -51,7 +52,7 @@ type Unit struct {
 // inline markup).
 func (u *Unit) Source() string {
 	if u.Attr != "" {
-		return u.Masked.Text
+		return u.value
 	}
 	var b strings.Builder
 	for _, it := range u.items {
@@ -132,7 +133,7 @@ func (d *Doc) attrUnits(i int) {
 		}
 		b := placeholder.NewBuilder(d.o, nil)
 		b.Text(strings.TrimSpace(v))
-		d.Units = append(d.Units, &Unit{Masked: b.Masked(), Line: t.line, Attr: a.name, tok: i, attr: k})
+		d.Units = append(d.Units, &Unit{Masked: b.Masked(), Line: t.line, Attr: a.name, tok: i, attr: k, value: a.value})
 	}
 }
 

@@ -182,6 +182,9 @@ func TestRefusedTranslations(t *testing.T) {
 	if got := texts(d); fmt.Sprint(got) != fmt.Sprint([]string{"Say {1}{2}hi{3}{4} to {5}Tom{6} now.", "Dog", "Cat"}) {
 		t.Fatalf("units %q", got)
 	}
+	if a, b := d.Units[0].Source(), d.Units[1].Source(); a != "Say <a href=x><b>hi</b></a> to <em>Tom</em> now." || b != "Dog" {
+		t.Errorf("sources %q, %q", a, b)
+	}
 	cases := []struct {
 		out, want string
 	}{
