@@ -43,7 +43,7 @@ type Unit struct {
 	codes map[int]item // a sentence's spans that are inline markup
 	tok   int          // an attribute's tag
 	attr  int          // and its index in the tag's attrs
-	value string       // an attribute's value
+	value string       // an attribute's value, a sentence's source
 	out   string       // the translation, once set
 	done  bool
 }
@@ -51,14 +51,7 @@ type Unit struct {
 // Source is the unit's text as in the document (a sentence with its
 // inline markup).
 func (u *Unit) Source() string {
-	if u.Attr != "" {
-		return u.value
-	}
-	var b strings.Builder
-	for _, it := range u.items {
-		b.WriteString(it.raw)
-	}
-	return b.String()
+	return u.value
 }
 
 // Parse reads an HTML document. o says which placeholders inside text are
@@ -118,6 +111,15 @@ func (d *Doc) addUnit(run []item) {
 		u.codes[len(b.Masked().Spans)-1] = it
 	}
 	u.Masked = b.Masked()
+	var src strings.Builder
+	for _, it := range run {
+		if it.code {
+			src.WriteString(d.codeText(it))
+		} else {
+			src.WriteString(it.raw)
+		}
+	}
+	u.value = src.String()
 	d.pieces = append(d.pieces, piece{unit: len(d.Units), from: -1})
 	d.Units = append(d.Units, u)
 }
