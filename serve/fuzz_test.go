@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -54,6 +55,33 @@ func FuzzDecodeRequest(f *testing.F) {
 		}
 		if _, err := json.Marshal(req); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzFileForm: any /translate_file body gives the file's name, content
+// and languages, or a 400 with a message; the name any client sends is
+// made safe (a non-empty base name of letters, digits, '.', '-', '_', not
+// starting with a dot, at most 100 bytes).
+func FuzzFileForm(f *testing.F) {
+	f.Add([]byte("--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"../a b.po\"\r\n\r\nmsgid \"x\"\r\n--b\r\nContent-Disposition: form-data; name=\"source\"\r\n\r\nen\r\n--b\r\nContent-Disposition: form-data; name=\"target\"\r\n\r\nde\r\n--b--\r\n"))
+	f.Add([]byte("--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\"\r\n\r\n\r\n--b--\r\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		r := httptest.NewRequest("POST", "/translate_file", bytes.NewReader(body))
+		r.Header.Set("Content-Type", "multipart/form-data; boundary=b")
+		name, _, src, tgt, err := fileForm(r, body)
+		if err != nil {
+			if he, ok := err.(*httpError); !ok || he.code != 400 || he.msg == "" {
+				t.Fatalf("error %v", err)
+			}
+			return
+		}
+		if name == "" || src == "" || tgt == "" {
+			t.Fatalf("name %q source %q target %q", name, src, tgt)
+		}
+		s := safeName(name)
+		if s == "" || len(s) > 100 || strings.HasPrefix(s, ".") || strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != "" {
+			t.Fatalf("safeName(%q) = %q", name, s)
 		}
 	})
 }

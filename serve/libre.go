@@ -3,15 +3,12 @@ package serve
 import (
 	"encoding/json"
 	"net/http"
-
-	"golang.org/x/text/language"
-	"golang.org/x/text/language/display"
 )
 
 // libreRequest is LibreTranslate's POST /translate request: q is one text
 // or an array of texts; source may be "auto" (language ID, --lid-model);
-// format "text" (default) or "html" (refused: strata translates plain
-// text); alternatives asks for that many further translations; api_key is
+// format "text" (default) or "html" (a page or fragment, translated
+// sentence by sentence with its markup kept); alternatives asks for that many further translations; api_key is
 // accepted and ignored.
 type libreRequest struct {
 	Q            json.RawMessage `json:"q"`
@@ -32,12 +29,23 @@ func (s *Server) handleLibre(w http.ResponseWriter, r *http.Request, body []byte
 		return badRequest("Invalid request: missing source parameter")
 	case req.Target == "":
 		return badRequest("Invalid request: missing target parameter")
-	case req.Format != "" && req.Format != "text":
-		return badRequest("Invalid request: format %q is not supported (strata translates plain text: \"text\")", req.Format)
+	case req.Format != "" && req.Format != "text" && req.Format != "html":
+		return badRequest("Invalid request: format %q is not supported: give \"text\" or \"html\"", req.Format)
+	case req.Format == "html" && req.Alternatives > 0:
+		return badRequest("Invalid request: alternatives are given for format \"text\" only")
 	case req.Alternatives < 0:
 		return badRequest("Invalid request: alternatives %d is negative", req.Alternatives)
 	case req.Alternatives >= s.opt.MaxBeam:
 		return badRequest("Invalid request: alternatives %d: this server gives at most %d (--max-beam %d, less the translation)", req.Alternatives, s.opt.MaxBeam-1, s.opt.MaxBeam)
+	}
+	if req.Format == "html" {
+		out, det, err := s.htmlTexts(r.Context(), &req, texts, rl)
+		if err != nil {
+			return err
+		}
+		rl.out = out
+		writeJSON(w, http.StatusOK, libreAnswer(out, nil, det, single, 0))
+		return nil
 	}
 	// a text may hold several lines: each is translated, and the breaks kept
 	var lines []string
@@ -83,29 +91,34 @@ func (s *Server) handleLibre(w http.ResponseWriter, r *http.Request, body []byte
 		k += n
 	}
 	rl.out = out
+	writeJSON(w, http.StatusOK, libreAnswer(out, alts, det, single, req.Alternatives))
+	return nil
+}
+
+// libreAnswer is LibreTranslate's answer: one text's, or a list's.
+func libreAnswer(out []string, alts [][]string, det []detected, single bool, nalts int) map[string]any {
 	resp := map[string]any{}
 	if single {
 		resp["translatedText"] = out[0]
-		if req.Alternatives > 0 {
+		if nalts > 0 {
 			resp["alternatives"] = nonNil(alts[0])
 		}
 		if det != nil {
 			resp["detectedLanguage"] = det[0]
 		}
-	} else {
-		resp["translatedText"] = out
-		if req.Alternatives > 0 {
-			for i := range alts {
-				alts[i] = nonNil(alts[i])
-			}
-			resp["alternatives"] = alts
-		}
-		if det != nil {
-			resp["detectedLanguage"] = det
-		}
+		return resp
 	}
-	writeJSON(w, http.StatusOK, resp)
-	return nil
+	resp["translatedText"] = out
+	if nalts > 0 {
+		for i := range alts {
+			alts[i] = nonNil(alts[i])
+		}
+		resp["alternatives"] = alts
+	}
+	if det != nil {
+		resp["detectedLanguage"] = det
+	}
+	return resp
 }
 
 func nonNil(x []string) []string {
@@ -129,13 +142,7 @@ func (s *Server) handleLanguages(w http.ResponseWriter, r *http.Request) {
 	langs := s.b.Vocab.Languages()
 	out := make([]libreLanguage, len(langs))
 	for i, l := range langs {
-		name := l
-		if tag, err := language.Parse(l); err == nil {
-			if n := display.English.Languages().Name(tag); n != "" {
-				name = n
-			}
-		}
-		out[i] = libreLanguage{Code: l, Name: name, Targets: langs}
+		out[i] = libreLanguage{Code: l, Name: languageName(l), Targets: langs}
 	}
 	writeJSON(w, http.StatusOK, out)
 }

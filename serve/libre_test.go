@@ -64,13 +64,14 @@ func TestLibreTranslateAPI(t *testing.T) {
 		t.Errorf("multipart request: status %d, body %v", resp.StatusCode, fo)
 	}
 	for body, msg := range map[string]string{
-		`{"q": "a", "target": "de"}`:                                   "missing source",
-		`{"q": "a", "source": "en"}`:                                   "missing target",
-		`{"q": null, "source": "en", "target": "de"}`:                  "missing q",
-		`{"q": 3, "source": "en", "target": "de"}`:                     "string or an array",
-		`{"q": "a", "source": "en", "target": "xx"}`:                   "not one of the model's languages",
-		`{"q": "a", "source": "en", "target": "de", "format": "html"}`: `format "html"`,
-		`{"q": "a", "source": "auto", "target": "de"}`:                 "--lid-model",
+		`{"q": "a", "target": "de"}`:                                                             "missing source",
+		`{"q": "a", "source": "en"}`:                                                             "missing target",
+		`{"q": null, "source": "en", "target": "de"}`:                                            "missing q",
+		`{"q": 3, "source": "en", "target": "de"}`:                                               "string or an array",
+		`{"q": "a", "source": "en", "target": "xx"}`:                                             "not one of the model's languages",
+		`{"q": "a", "source": "en", "target": "de", "format": "md"}`:                             `format "md"`,
+		`{"q": "<p>a</p>", "source": "en", "target": "de", "format": "html", "alternatives": 1}`: "alternatives",
+		`{"q": "a", "source": "auto", "target": "de"}`:                                           "--lid-model",
 	} {
 		code, out, _ := postJSON(t, ts.URL, body)
 		if e, _ := out["error"].(string); code != 400 || !strings.Contains(e, msg) {

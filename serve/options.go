@@ -52,6 +52,10 @@ type Options struct {
 	MaxBeam      int           // largest beam a request may ask for
 	Timeout      time.Duration // per-request deadline, queueing included
 	DrainTimeout time.Duration // how long shutdown waits for requests
+	// Translated files (POST /translate_file) are kept in memory for
+	// FileTTL, at most FileStoreBytes in all.
+	FileStoreBytes int64
+	FileTTL        time.Duration
 
 	// LID identifies the language of outputs (nil: the page shows none).
 	LID langid.Detector
@@ -65,7 +69,7 @@ func Defaults() Options {
 		Search:      decode.Defaults(),
 		BatchTokens: 2048, BatchWait: 5 * time.Millisecond, BatchRequestLines: 32, MaxRows: 128, MaxStateTokens: 8192,
 		QueueLines: 4096, MaxLines: 256, MaxLineLen: 4096, MaxSrcTokens: 1024, MaxBody: 1 << 20, MaxBeam: 16,
-		Timeout: 60 * time.Second, DrainTimeout: 30 * time.Second,
+		Timeout: 60 * time.Second, DrainTimeout: 30 * time.Second, FileStoreBytes: 64 << 20, FileTTL: 30 * time.Minute,
 	}
 	o.Search.MaxLenA, o.Search.MaxLenB, o.Search.RepeatStop = 1.2, 10, decode.DefaultRepeatStop
 	return o
@@ -96,6 +100,10 @@ func (o *Options) check() error {
 	switch {
 	case o.MaxBody < 1:
 		return fmt.Errorf("--max-body-bytes %d: must be at least 1", o.MaxBody)
+	case o.FileStoreBytes < 1:
+		return fmt.Errorf("--file-store-bytes %d: must be at least 1", o.FileStoreBytes)
+	case o.FileTTL <= 0:
+		return fmt.Errorf("--file-ttl %s: must be positive", o.FileTTL)
 	case o.Timeout <= 0:
 		return fmt.Errorf("--timeout %s: must be positive", o.Timeout)
 	case o.DrainTimeout < 0:

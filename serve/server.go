@@ -31,6 +31,7 @@ type Server struct {
 	enc     sync.Pool          // *data.Encoder, to count a line's tokens
 	stop    chan struct{}
 	workers sync.WaitGroup
+	files   *fileStore // translated files awaiting download
 	// requests being answered, and whether shutdown has begun
 	active   atomic.Int64
 	draining atomic.Bool
@@ -48,7 +49,8 @@ func New(b *decode.Bundle, opt Options, log *slog.Logger) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	opt.Workers, opt.Threads = decoders(opt.Workers, opt.Threads, runtime.GOMAXPROCS(0))
-	s := &Server{b: b, opt: opt, log: log, stop: make(chan struct{}), met: newMetrics()}
+	s := &Server{b: b, opt: opt, log: log, stop: make(chan struct{}), met: newMetrics(),
+		files: newFileStore(opt.FileStoreBytes, opt.FileTTL)}
 	s.bat = newBatcher(&s.opt, func(n int) { s.met.queue.Set(float64(n)) })
 	s.enc.New = func() any { return b.Vocab.NewEncoder() }
 	sr, err := b.Searcher(opt.Search)

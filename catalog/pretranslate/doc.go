@@ -5,7 +5,8 @@
 // does); placeholders and markup are masked (package placeholder) and
 // restored. A string whose translation lost, duplicated, invented or
 // reordered a placeholder is left untranslated and reported: nothing
-// broken is ever written.
+// broken is ever written. HTML pages (package markup) are translated
+// sentence by sentence in the same way.
 //
 // The package knows catalogues, not models: it translates through the
 // Translator interface, which decode.Translator implements.

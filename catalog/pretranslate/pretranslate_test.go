@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-nmt/strata/catalog/markup"
 	"github.com/strata-nmt/strata/catalog/placeholder"
 	"github.com/strata-nmt/strata/catalog/po"
 	"github.com/strata-nmt/strata/catalog/tmx"
@@ -189,5 +190,30 @@ func TestXLIFFAndTMX(t *testing.T) {
 	}
 	if r.Units != 2 || r.Done != 1 || r.Translated != 0 || len(r.Failed) != 1 {
 		t.Fatalf("report %+v", r)
+	}
+}
+
+func TestHTML(t *testing.T) {
+	src := `<p>Open <a href="/f"><em>the</em> file</a> now. Then close it.</p><img src=x alt="A file">`
+	d, err := markup.Parse([]byte(src), "p.html", placeholder.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt := &fakeMT{table: map[string]string{
+		"Open {1}{2}the{3} file{4} now.": "Öffne jetzt {1}{2}die{3} Datei{4}.",
+		"Then close it.":                 "Dann {1} schließen.", // invented a sentinel
+		"A file":                         "Eine Datei",
+	}}
+	r, err := HTML(context.Background(), mt, d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Units != 3 || r.Translated != 2 || len(r.Failed) != 1 || r.Failed[0].ID != "Then close it." {
+		t.Fatalf("report %+v", r)
+	}
+	var out bytes.Buffer
+	d.WriteTo(&out)
+	if want := `<p>Öffne jetzt <a href="/f"><em>die</em> Datei</a>. Then close it.</p><img src=x alt="Eine Datei">`; out.String() != want {
+		t.Fatalf("got  %s\nwant %s", out.String(), want)
 	}
 }

@@ -118,13 +118,38 @@ func Strings(ctx context.Context, tr Translator, texts []string, o Options) ([]O
 // Masked translates strings masked already (a format's parsed markup, see
 // placeholder.Builder), each as one line.
 func Masked(ctx context.Context, tr Translator, ms []placeholder.Masked, o Options) ([]Outcome, error) {
+	texts := make([]string, len(ms))
+	for i, m := range ms {
+		texts[i] = m.Text
+	}
+	outs, err := unique(ctx, tr, texts, o)
+	if err != nil {
+		return nil, err
+	}
+	res := make([]Outcome, len(ms))
+	for i, m := range ms {
+		t, err := m.Unmask(strings.TrimSpace(outs[i]))
+		if err == nil && strings.TrimSpace(t) == "" {
+			err = fmt.Errorf("empty translation")
+		}
+		res[i] = Outcome{Text: t, Err: err}
+	}
+	return res, nil
+}
+
+// unique translates texts, each distinct one once, and returns the
+// model's output for each.
+func unique(ctx context.Context, tr Translator, texts []string, o Options) ([]string, error) {
 	index := map[string]int{}
 	var batch []string
-	for _, m := range ms {
-		if _, ok := index[m.Text]; !ok {
-			index[m.Text] = len(batch)
-			batch = append(batch, m.Text)
+	for _, t := range texts {
+		if _, ok := index[t]; !ok {
+			index[t] = len(batch)
+			batch = append(batch, t)
 		}
+	}
+	if len(batch) == 0 {
+		return make([]string, len(texts)), nil
 	}
 	outs, err := tr.Translate(ctx, o.Src, o.Tgt, batch)
 	if err != nil {
@@ -133,13 +158,9 @@ func Masked(ctx context.Context, tr Translator, ms []placeholder.Masked, o Optio
 	if len(outs) != len(batch) {
 		return nil, fmt.Errorf("translator returned %d lines for %d", len(outs), len(batch))
 	}
-	res := make([]Outcome, len(ms))
-	for i, m := range ms {
-		t, err := m.Unmask(strings.TrimSpace(outs[index[m.Text]]))
-		if err == nil && strings.TrimSpace(t) == "" {
-			err = fmt.Errorf("empty translation")
-		}
-		res[i] = Outcome{Text: t, Err: err}
+	res := make([]string, len(texts))
+	for i, t := range texts {
+		res[i] = outs[index[t]]
 	}
 	return res, nil
 }

@@ -28,9 +28,12 @@ the API and the options in full.
 Lines of concurrent requests with the same direction and search options are
 decoded together (up to --batch-tokens, waiting at most --batch-wait) by
 --decoders decoders of --threads compute threads each. GET / is a page to
-try the model, POST /detect LibreTranslate's language detection, /metrics
-Prometheus metrics, /health and /ready liveness and
-readiness. SIGTERM or SIGINT stops accepting connections, finishes the
+try the model, POST /detect LibreTranslate's language detection, POST
+/translate_file its file translation (.txt, .po, .xliff, .html; the result
+kept for --file-ttl at GET /download_file/NAME), GET /frontend/settings its
+client settings, /metrics Prometheus metrics, /health and /ready liveness
+and readiness. LibreTranslate's format "html" translates a page sentence by
+sentence with its markup kept. SIGTERM or SIGINT stops accepting connections, finishes the
 requests already taken (up to --drain-timeout) and exits 0; a second signal
 exits at once.`,
 		Args: cobra.NoArgs,
@@ -82,6 +85,8 @@ exits at once.`,
 	fl.IntVar(&o.MaxLineLen, "max-line-bytes", o.MaxLineLen, "bytes per line")
 	fl.IntVar(&o.MaxSrcTokens, "max-src-len", o.MaxSrcTokens, fmt.Sprintf("truncate longer sources, in subword tokens with tag and EOS (at most %d)", decode.HardMaxSrcLen))
 	fl.Int64Var(&o.MaxBody, "max-body-bytes", o.MaxBody, "bytes per request body")
+	fl.Int64Var(&o.FileStoreBytes, "file-store-bytes", o.FileStoreBytes, "bytes of translated files kept for /download_file; a new file evicts the oldest")
+	fl.DurationVar(&o.FileTTL, "file-ttl", o.FileTTL, "how long a translated file can be fetched from /download_file")
 	fl.DurationVar(&o.Timeout, "timeout", o.Timeout, "per-request deadline, queueing included (504 after it)")
 	fl.DurationVar(&o.DrainTimeout, "drain-timeout", o.DrainTimeout, "how long shutdown waits for requests taken")
 	fl.BoolVar(&o.LogText, "log-text", false, "log request and output text (not logged by default)")

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"github.com/strata-nmt/strata/catalog/markup"
 	"github.com/strata-nmt/strata/catalog/po"
 	"github.com/strata-nmt/strata/catalog/pretranslate"
 	"github.com/strata-nmt/strata/catalog/tmx"
@@ -33,11 +34,12 @@ var catalogFormats = map[string]func(ctx context.Context, tr pretranslate.Transl
 	"po":    translatePO,
 	"xliff": translateXLIFF,
 	"tmx":   translateTMX,
+	"html":  translateHTML,
 }
 
 func catalogFlagsOn(cmd *cobra.Command, c *catalogFlags) {
 	fl := cmd.Flags()
-	fl.StringVar(&c.format, "format", "text", "input format: text (one sentence a line), "+strings.Join(catalogFormatNames(), ", ")+" (fill untranslated entries, machine output marked for review; docs/l10n.md)")
+	fl.StringVar(&c.format, "format", "text", "input format: text (one sentence a line) or one of "+strings.Join(catalogFormatNames(), ", ")+": html translates a page sentence by sentence, its markup kept; po, xliff and tmx fill untranslated entries, machine output marked for review (docs/l10n.md)")
 	fl.BoolVar(&c.fuzzy, "fuzzy", false, "with --format po|xliff|tmx: also retranslate entries marked fuzzy or needing review")
 	fl.StringVar(&c.accelerator, "accelerator", "", "with --format po|xliff|tmx: the accelerator marker (& or _ or ~) of the catalogue, when its header does not name one (X-Accelerator-Marker)")
 }
@@ -130,5 +132,25 @@ func translateTMX(ctx context.Context, tr pretranslate.Translator, in io.Reader,
 	}
 	r.Write(stderr)
 	_, err = m.WriteTo(out)
+	return err
+}
+
+// translateHTML translates an HTML page sentence by sentence, its markup
+// kept.
+func translateHTML(ctx context.Context, tr pretranslate.Translator, in io.Reader, name string, out io.Writer, o pretranslate.Options, stderr io.Writer) error {
+	src, err := io.ReadAll(in)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	d, err := markup.Parse(src, name, o.Placeholders)
+	if err != nil {
+		return err
+	}
+	r, err := pretranslate.HTML(ctx, tr, d, o)
+	if err != nil {
+		return err
+	}
+	r.Write(stderr)
+	_, err = d.WriteTo(out)
 	return err
 }

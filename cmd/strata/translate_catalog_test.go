@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 
 	"github.com/strata-nmt/strata/catalog/placeholder"
 	"github.com/strata-nmt/strata/catalog/po"
@@ -65,4 +69,64 @@ func TestTranslatePOShippedModel(t *testing.T) {
 	if msg, err := exec.Command("msgfmt", "--check", "--use-fuzzy", "-o", os.DevNull, out).CombinedOutput(); err != nil {
 		t.Fatalf("msgfmt --check --use-fuzzy: %v\n%s", err, msg)
 	}
+}
+
+// TestTranslateHTMLShippedModel translates a page with the shipped model:
+// the output parses to the input's element tree (tags, nesting, attributes
+// but alt and title), the script and pre are kept and the text is German.
+func TestTranslateHTMLShippedModel(t *testing.T) {
+	model := filepath.Join("..", "..", "models", "l10n-en-de")
+	if _, err := os.Stat(filepath.Join(model, "model.bin")); err != nil {
+		t.Skipf("no shipped model here (%v)", err)
+	}
+	out := filepath.Join(t.TempDir(), "page.de.html")
+	run(t, "translate", "--format", "html", "-m", model, "--compute-type", "int8", "--greedy", "--threads", "1",
+		"-i", "testdata/page.html", "-o", out)
+	src, err := os.ReadFile("testdata/page.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := elementTree(t, src), elementTree(t, got); a != b {
+		t.Fatalf("element trees differ:\n%s---\n%s", a, b)
+	}
+	for _, keep := range []string{`<script>var x = "Do not translate this";</script>`, `<pre>grep -r pattern .</pre>`, `<img src="logo.png" alt="`} {
+		if !bytes.Contains(got, []byte(keep)) {
+			t.Errorf("output lost %s:\n%s", keep, got)
+		}
+	}
+	if bytes.Contains(got, []byte("Search for")) || bytes.Contains(got, []byte("Display this help")) {
+		t.Errorf("sentences left in English:\n%s", got)
+	}
+	t.Logf("%s", got)
+}
+
+// elementTree lists a page's elements with their nesting and attributes,
+// alt and title left out.
+func elementTree(t *testing.T, src []byte) string {
+	n, err := html.Parse(bytes.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		if n.Type == html.ElementNode {
+			fmt.Fprintf(&b, "%s%s", strings.Repeat(" ", depth), n.Data)
+			for _, a := range n.Attr {
+				if a.Key != "alt" && a.Key != "title" {
+					fmt.Fprintf(&b, " %s=%q", a.Key, a.Val)
+				}
+			}
+			b.WriteByte('\n')
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
+	return b.String()
 }
