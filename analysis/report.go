@@ -217,7 +217,7 @@ func SummaryMarkdownReported(w io.Writer, rows []SummaryRow, reported map[string
 	}
 	bw.printf(" zero-shot BLEU (off-target) | zero-shot chrF | supervised BLEU (off-target) | supervised chrF |")
 	if len(sigs) > 0 {
-		bw.printf(" zero-shot vs baseline, p < %.2f |", SignificanceLevel)
+		bw.printf(" zero-shot vs baseline, p < %.2f (%s) |", SignificanceLevel, sigs[0].testName())
 	}
 	bw.printf("\n|---|")
 	if reported != nil {

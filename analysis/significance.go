@@ -28,9 +28,9 @@ type DirectionTest struct {
 }
 
 // Significant says whether the difference is significant at
-// SignificanceLevel. Equal scores never are: sacreBLEU's p-value counts
-// resampled differences strictly above the real one, so two identical
-// outputs get its smallest p-value, 1/(samples+1).
+// SignificanceLevel. Equal scores never are: the two-sided p-value is 1
+// for them, but sacreBLEU's gives two identical outputs its smallest
+// value, 1/(samples+1).
 func (t DirectionTest) Significant() bool {
 	return t.PValue < SignificanceLevel && t.System != t.Baseline
 }
@@ -56,14 +56,18 @@ type SignificanceCount struct {
 
 // Significance compares a system with a baseline direction by direction.
 type Significance struct {
-	System     string            `json:"system"`
-	Baseline   string            `json:"baseline"`
-	Signature  string            `json:"signature"`
-	Samples    int               `json:"samples"`
-	Seed       uint64            `json:"seed"`
-	Tests      []DirectionTest   `json:"directions"`
-	ZeroShot   SignificanceCount `json:"zero_shot"`
-	Supervised SignificanceCount `json:"supervised"`
+	System    string `json:"system"`
+	Baseline  string `json:"baseline"`
+	Signature string `json:"signature"`
+	Samples   int    `json:"samples"`
+	Seed      uint64 `json:"seed"`
+	// Method is the p-value's definition and Test names the test, e.g.
+	// "two-sided paired bootstrap, 1000 resamples".
+	Method     metrics.PValueMethod `json:"p_value_method"`
+	Test       string               `json:"test"`
+	Tests      []DirectionTest      `json:"directions"`
+	ZeroShot   SignificanceCount    `json:"zero_shot"`
+	Supervised SignificanceCount    `json:"supervised"`
 	// ZeroShotAverage and SupervisedAverage test the difference of the
 	// averages over each kind of direction (nil where there is none).
 	ZeroShotAverage   *AverageTest `json:"zero_shot_average,omitempty"`
@@ -89,8 +93,9 @@ type AverageTest struct {
 // HypDirOf is where eval-matrix kept the hypotheses of a matrix.json.
 func HypDirOf(matrixJSON string) string { return filepath.Join(filepath.Dir(matrixJSON), "hyp") }
 
-// CompareMatrices runs sacreBLEU's paired bootstrap (metrics.PairedBootstrap,
-// BLEU with the study's tokenizer per target) for every direction of sys
+// CompareMatrices runs the paired bootstrap (metrics.PairedBootstrap on
+// sacreBLEU's resamples, BLEU with the study's tokenizer per target, the
+// p-value opt asks for) for every direction of sys
 // against the same direction of base, on the hypotheses eval-matrix kept in
 // sysHyp and baseHyp, and the averaged one over the zero-shot and over the
 // supervised directions. Both must have evaluated the same directions on
@@ -124,7 +129,7 @@ func CompareMatrices(sysName string, sys *MatrixResult, sysHyp, baseName string,
 		}
 		out.Tests = append(out.Tests, t)
 		out.Signature = sig.Signature
-		out.Samples, out.Seed = sig.Samples, sig.Seed
+		out.Samples, out.Seed, out.Method, out.Test = sig.Samples, sig.Seed, sig.Method, sig.Test()
 		c := &out.Supervised
 		if t.Kind == ZeroShot {
 			c = &out.ZeroShot

@@ -10,7 +10,7 @@ import (
 func SignificanceMarkdown(w io.Writer, sigs []*Significance) error {
 	bw := &errWriter{w: w}
 	for _, s := range sigs {
-		bw.printf("\n### %s against %s: paired bootstrap per direction\n\n", s.System, s.Baseline)
+		bw.printf("\n### %s against %s: %s per direction\n\n", s.System, s.Baseline, s.testName())
 		bw.printf("%s (`%s`).\n\n", s.countSentence(), s.Signature)
 		for _, a := range []struct {
 			kind string
@@ -28,6 +28,15 @@ func SignificanceMarkdown(w io.Writer, sigs []*Significance) error {
 		}
 	}
 	return bw.err
+}
+
+// testName is the test as recorded, or the two-sided one for results
+// that did not record it.
+func (s *Significance) testName() string {
+	if s.Test != "" {
+		return s.Test
+	}
+	return s.Method.Describe(s.Samples)
 }
 
 func (s *Significance) countSentence() string {

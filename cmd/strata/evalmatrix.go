@@ -200,7 +200,7 @@ func fileExists(p string) bool {
 }
 
 func evalMatrixTableCmd() *cobra.Command {
-	var baseline, reported, lidModel string
+	var baseline, reported, lidModel, pValue string
 	var samples int
 	var againstPivot, asJSON bool
 	cmd := &cobra.Command{
@@ -208,8 +208,10 @@ func evalMatrixTableCmd() *cobra.Command {
 		Short: "Compare systems in the layout of the paper's Table 2 (Markdown on stdout)",
 		Long: `Prints one row per system (zero-shot and supervised averages) and the pivot
 rows. With --baseline NAME, every other system is tested against NAME in
-every direction with sacreBLEU's paired bootstrap on BLEU (the hypotheses
-eval-matrix kept next to each matrix.json), and the table counts the
+every direction with a paired bootstrap on BLEU (sacreBLEU's resamples,
+a two-sided p-value unless --p-value sacrebleu asks for sacreBLEU's paired_bs
+one; the tables name the test used) on the hypotheses
+eval-matrix kept next to each matrix.json, and the table counts the
 zero-shot directions where the difference is significant (p < 0.05) and
 which way; the per-direction tests follow the table, with the difference
 of the zero-shot and supervised averages and its 95% interval (every
@@ -240,7 +242,11 @@ supervised, pivot_zero_shot, reported, significance) for scripts.`,
 					}
 					det = m
 				}
-				opt := metrics.BootstrapOptions{Samples: samples}
+				method, err := metrics.ParsePValueMethod(pValue)
+				if err != nil {
+					return fmt.Errorf("--p-value: %w", err)
+				}
+				opt := metrics.BootstrapOptions{Samples: samples, PValue: method}
 				if againstPivot {
 					err = addPivotSignificance(rows, paths, opt, det)
 				} else {
@@ -265,6 +271,7 @@ supervised, pivot_zero_shot, reported, significance) for scripts.`,
 	cmd.Flags().StringVar(&baseline, "baseline", "", "system NAME to test every other system against (paired bootstrap per direction)")
 	cmd.Flags().StringVar(&reported, "reported", "", "published scores to print beside each system's (a file of lines NAME ZERO-SHOT-BLEU OFF-TARGET-% SUPERVISED-BLEU, - for none; NAME \"pivot\" for the pivot rows)")
 	cmd.Flags().IntVar(&samples, "bootstrap-samples", metrics.DefaultBootstrapSamples, "paired bootstrap resamples")
+	cmd.Flags().StringVar(&pValue, "p-value", "two-sided", "paired bootstrap p-value: two-sided, or sacrebleu (sacreBLEU 2.x's paired_bs definition)")
 	cmd.Flags().BoolVar(&againstPivot, "against-pivot", false, "test every system's direct zero-shot translation against its pivoting through the hub (matrices evaluated with pivoting)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the table as JSON (one object per system) instead of Markdown")
 	cmd.Flags().StringVar(&lidModel, "lid-model", "", "with --baseline or --against-pivot: the fastText language-ID model eval-matrix used, to test the difference of the off-target rates too")
