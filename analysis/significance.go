@@ -88,6 +88,9 @@ type AverageTest struct {
 	BaselineOffTarget float64            `json:"baseline_off_target"`
 	SystemOffTarget   float64            `json:"system_off_target"`
 	OffTargetDiff     metrics.Difference `json:"off_target_difference"`
+	// RefOffTarget is the identifier's error rate on the references (the
+	// mean over the directions), when the matrices record it.
+	RefOffTarget *float64 `json:"reference_off_target,omitempty"`
 }
 
 // HypDirOf is where eval-matrix kept the hypotheses of a matrix.json.
@@ -143,10 +146,10 @@ func CompareMatrices(sysName string, sys *MatrixResult, sysHyp, baseName string,
 		}
 	}
 	var err error
-	if out.ZeroShotAverage, err = averageTest(strata[ZeroShot], opt); err != nil {
+	if out.ZeroShotAverage, err = averageTest(strata[ZeroShot], opt, sys.ZeroShot.RefLID); err != nil {
 		return nil, fmt.Errorf("%s vs %s, zero-shot average: %w", sysName, baseName, err)
 	}
-	if out.SupervisedAverage, err = averageTest(strata[Supervised], opt); err != nil {
+	if out.SupervisedAverage, err = averageTest(strata[Supervised], opt, sys.Supervised.RefLID); err != nil {
 		return nil, fmt.Errorf("%s vs %s, supervised average: %w", sysName, baseName, err)
 	}
 	return out, nil
@@ -204,7 +207,7 @@ func testDirection(d DirectionResult, st metrics.PairedStratum, opt metrics.Boot
 
 // averageTest runs the averaged paired bootstrap over strata (nil when
 // there are none).
-func averageTest(strata []metrics.PairedStratum, opt metrics.BootstrapOptions) (*AverageTest, error) {
+func averageTest(strata []metrics.PairedStratum, opt metrics.BootstrapOptions, ref *RefLID) (*AverageTest, error) {
 	if len(strata) == 0 {
 		return nil, nil
 	}
@@ -215,6 +218,10 @@ func averageTest(strata []metrics.PairedStratum, opt metrics.BootstrapOptions) (
 	a := &AverageTest{Directions: len(strata), Baseline: r.Baseline.Score, System: r.System.Score, Diff: r.Diff, HasOffTarget: r.HasRate}
 	if r.HasRate {
 		a.BaselineOffTarget, a.SystemOffTarget, a.OffTargetDiff = r.BaselineRate.Score, r.SystemRate.Score, r.RateDiff
+		if ref != nil {
+			v := ref.OffTarget
+			a.RefOffTarget = &v
+		}
 	}
 	return a, nil
 }

@@ -66,6 +66,9 @@ func (a *AverageTest) sentence(kind string) string {
 		o := a.OffTargetDiff
 		out += fmt.Sprintf("; off-target %.2f%% → %.2f%%, Δ %+.2f points (95%% CI %+.2f to %+.2f, p = %.4f)",
 			100*a.BaselineOffTarget, 100*a.SystemOffTarget, 100*o.Value, 100*o.Lower, 100*o.Upper, o.PValue)
+		if a.RefOffTarget != nil {
+			out += fmt.Sprintf(" (references off target by the same identifier: %.2f%%)", 100**a.RefOffTarget)
+		}
 	}
 	return out + "."
 }
