@@ -145,6 +145,7 @@ failed() { # WHAT LOG
 test_dir() {
 	case $1 in
 	l10n) echo "$L10N/test" ;;
+	dev) echo "$L10N/dev" ;;
 	tatoeba) echo "$TATOEBA" ;;
 	flores) echo "$FLORES" ;;
 	*) return 1 ;;
@@ -367,11 +368,14 @@ train_group() {
 
 # --- evaluation -----------------------------------------------------------
 # matrix NAME TEST: one system on one test set; the pivot system also
-# translates every zero-shot direction through English (row 0).
+# translates every zero-shot direction through English (row 0), except on
+# the l10n dev set, which only chooses Table 4's rows.
 matrix() {
 	local name=$1 out=$WORK/eval/$1/$2 pivot=(--no-pivot)
 	[ -s "$out/matrix.json" ] && return 0
-	[ "$name" = "$PIVOT_SYSTEM" ] && pivot=()
+	[ "$name" = "$PIVOT_SYSTEM" ] && [ "$2" != dev ] && pivot=()
+	# a system restored from its archive has no checkpoint to evaluate
+	[ "$2" = dev ] && [ ! -e "$WORK/runs/$name/checkpoint_best.bin" ] && [ ! -e "$WORK/runs/$name/checkpoint_last.bin" ] && return 0
 	log "eval-matrix $name on $2"
 	eval_matrix "$WORK/runs/$name" "$2" "$out" "$EVAL_LINES" "$WORK/eval/eval.log" "${pivot[@]}" ||
 		failed "eval-matrix $name on $2" "$WORK/eval/eval.log"
@@ -382,7 +386,7 @@ evaluate() { # SYSTEM...
 	for s in "$@"; do
 		name=${s%% *}
 		selected "$name" && [ -e "$WORK/runs/$name/.done" ] || continue
-		for t in l10n tatoeba flores; do matrix "$name" "$t"; done
+		for t in l10n tatoeba flores dev; do matrix "$name" "$t"; done
 	done
 }
 llr() { # NAME LEGEND
@@ -394,20 +398,29 @@ llr() { # NAME LEGEND
 		--max-dev-lines "$LLR_DEV_LINES" --max-test-lines "$LLR_TEST_LINES" --name "$2" \
 		--threads "$THREADS" --output "$out" >/dev/null 2>>"$WORK/llr.log" || failed "llr $1" "$WORK/llr.log"
 }
-# zs_bleu NAME: zero-shot BLEU of a system on the l10n test (the
+# zs_bleu NAME: zero-shot BLEU of a system on the l10n dev set (the
 # zero_shot.bleu field of eval-matrix table --json).
 zs_bleu() {
-	"$STRATA" eval-matrix table --json "$1=$WORK/eval/$1/l10n/matrix.json" |
+	"$STRATA" eval-matrix table --json "$1=$WORK/eval/$1/dev/matrix.json" |
 		sed -n '/"zero_shot": {/,/}/s/^ *"bleu": *\([-0-9.eE+]*\).*/\1/p'
 }
 # best NORM SYSTEM...: the trained, evaluated system of that norm with the
-# highest l10n zero-shot BLEU.
+# highest zero-shot BLEU on the l10n dev set. The choice never reads a
+# test set, whose scores are then the answer for the rows chosen. (Dev
+# lines 1-VALID_LINES of the supervised pairs chose each checkpoint; the
+# zero-shot pairs of dev lines were never used.) A system evaluated on the
+# test sets but not on dev, with no checkpoint left to evaluate, stops
+# the choice: name the rows with T4_PRE and T4_POST.
 best() {
 	local norm=$1 s name b top="" topb=-1
 	shift
 	for s in "$@"; do
 		name=${s%% *}
 		[[ "$name" == "$norm"-* ]] && [ -s "$WORK/eval/$name/l10n/matrix.json" ] || continue
+		if [ ! -s "$WORK/eval/$name/dev/matrix.json" ]; then
+			log "Table 4: $name has no l10n dev evaluation and no checkpoint to make one; set T4_PRE and T4_POST"
+			exit 1
+		fi
 		b=$(zs_bleu "$name")
 		if awk -v a="$b" -v c="$topb" 'BEGIN{exit !(a > c)}'; then top=$name topb=$b; fi
 	done
