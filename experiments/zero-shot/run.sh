@@ -11,7 +11,7 @@
 #   #5-#8 the same with -nores: no residual around the self-attention of
 #         the 4th encoder layer                                 (Table 2, w/o Res.)
 #   Table 4: the best PreNorm and PostNorm row (zero-shot BLEU on the l10n
-#         test) again with LayerNorm without gain and bias (-simple)
+#         dev set) again with LayerNorm without gain and bias (-simple)
 #   Figure 3: swap-senc, swap-senc-nores (Swap-PreNorm, S-ENC-T-DEC)
 #
 # then evaluated with `strata eval-matrix` on the l10n test set (12
@@ -76,7 +76,7 @@
 #   EVAL_LINES=0 (all)  BEAM=5  PIVOT_SYSTEM=post-tenc (the paper's #4)
 #   LLR_DEV_LINES=300  LLR_TEST_LINES=200
 #   INTERIM_LINES=500  INTERIM_TESTS="l10n tatoeba"  INTERIM_LLR=1 (run.sh interim)
-#   T4_PRE, T4_POST: the Table 4 rows (default: the best by l10n zero-shot BLEU)
+#   T4_PRE, T4_POST: the Table 4 rows (default: the best by zero-shot BLEU on l10n dev)
 #   ONLY="pre-senc post-senc" (restrict to these systems)
 #   STOP_AFTER=data|rows1-4|seeds|rows5-8 (stop after that stage)
 #   SHARED=../shared (the shared data and models)  STRATA= (a built binary)
