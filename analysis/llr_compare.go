@@ -21,6 +21,7 @@ type LLRComparison struct {
 	Split   string
 	Samples int
 	Seed    uint64
+	Method  metrics.PValueMethod
 	Layers  []LLRLayerDiff
 }
 
@@ -30,7 +31,8 @@ type LLRComparison struct {
 // sentences with replacement within that direction, the same draws for
 // both systems, and recomputes the split's accuracies as LLR does (tokens
 // pooled within a direction, directions averaged). The interval is the
-// 2.5% and 97.5% order statistics of the resampled differences. Tokens of
+// 2.5% and 97.5% order statistics of the resampled differences, the
+// p-value the one opt asks for (two-sided by default). Tokens of
 // one sentence move together, which is why sentences and not tokens are
 // resampled: a binomial interval over tokens would be too narrow. Both
 // results need their per-sentence counts (llr.json written since they are
@@ -70,10 +72,10 @@ func CompareLLR(base, sys *LLRResult, split string, opt metrics.BootstrapOptions
 		}
 	}
 	bReal, sReal := splitAccuracy(b.Directions, all, probes, ne), splitAccuracy(s.Directions, all, probes, ne)
-	out := &LLRComparison{Split: split, Samples: samples, Seed: seed, Layers: make([]LLRLayerDiff, layers)}
+	out := &LLRComparison{Split: split, Samples: samples, Seed: seed, Method: opt.PValue, Layers: make([]LLRLayerDiff, layers)}
 	for l := 0; l < layers; l++ {
-		out.Layers[l].Source = percentileDiff(sReal[2*l]-bReal[2*l], diffs[2*l])
-		out.Layers[l].Target = percentileDiff(sReal[2*l+1]-bReal[2*l+1], diffs[2*l+1])
+		out.Layers[l].Source = percentileDiff(opt.PValue, sReal[2*l]-bReal[2*l], diffs[2*l])
+		out.Layers[l].Target = percentileDiff(opt.PValue, sReal[2*l+1]-bReal[2*l+1], diffs[2*l+1])
 	}
 	return out, nil
 }
@@ -144,10 +146,13 @@ func splitAccuracy(ds []LLRDirection, picks [][]int, probes, ne int) []float64 {
 	return sum
 }
 
+// Test names the test, e.g. "two-sided paired bootstrap, 1000 resamples".
+func (c *LLRComparison) Test() string { return c.Method.Describe(c.Samples) }
+
 // percentileDiff is the real difference with the 2.5%/97.5% order
-// statistics of the resampled ones (NaN resamples, where a side had no
-// tokens, are left out); no p-value (NaN): the interval is the answer.
-func percentileDiff(real float64, resampled []float64) metrics.Difference {
+// statistics of the resampled ones and the method's p-value (NaN
+// resamples, where a side had no tokens, are left out).
+func percentileDiff(m metrics.PValueMethod, real float64, resampled []float64) metrics.Difference {
 	var d []float64
 	for _, v := range resampled {
 		if !math.IsNaN(v) {
@@ -158,7 +163,8 @@ func percentileDiff(real float64, resampled []float64) metrics.Difference {
 		nan := math.NaN()
 		return metrics.Difference{Value: nan, Lower: nan, Upper: nan, PValue: nan}
 	}
+	p := metrics.PairedPValue(m, real, d)
 	sort.Float64s(d)
 	lo := len(d) / 40
-	return metrics.Difference{Value: real, Lower: d[lo], Upper: d[len(d)-lo-1], PValue: math.NaN()}
+	return metrics.Difference{Value: real, Lower: d[lo], Upper: d[len(d)-lo-1], PValue: p}
 }

@@ -64,6 +64,14 @@ func TestCompareLLR(t *testing.T) {
 	if !near(src.Value, 0.25) || !near(src.Lower, 0.25) || !near(src.Upper, 0.25) {
 		t.Errorf("L1 source difference %+v, want exactly +0.25", src)
 	}
+	// every draw on the real difference's side: the smallest two-sided
+	// p-value, 2/(N+1); no difference at all: p = 1
+	if !near(src.PValue, 2.0/301) || c.Test() != "two-sided paired bootstrap, 300 resamples" {
+		t.Errorf("L1 source p = %v (%s), want 2/301", src.PValue, c.Test())
+	}
+	if p := c.Layers[0].Target.PValue; p != 1 {
+		t.Errorf("no difference: p = %v, want 1", p)
+	}
 	want := float64(sys.Splits[0].Source[0] - base.Splits[0].Source[0])
 	if math.Abs(src.Value-want) > 1e-9 {
 		t.Errorf("real difference %v, the split accuracies differ by %v", src.Value, want)

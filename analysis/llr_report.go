@@ -142,11 +142,12 @@ func llrDiffMarkdown(bw *errWriter, base, sys NamedLLR, split string, names []st
 		bw.printf("\n(No intervals for %s − %s: %v.)\n", sys.Name, base.Name, err)
 		return
 	}
-	bw.printf("\n%s − %s on %s directions, percentage points (95%% interval: %d resamples of each direction's sentences, seed %d):\n\n",
-		sys.Name, base.Name, split, c.Samples, c.Seed)
-	bw.printf("| layer | Δ Src (95%% CI) | Δ Tgt (95%% CI) |\n|---|---:|---:|\n")
+	bw.printf("\n%s − %s on %s directions, percentage points (%s of each direction's sentences, seed %d; 95%% interval):\n\n",
+		sys.Name, base.Name, split, c.Test(), c.Seed)
+	bw.printf("| layer | Δ Src (95%% CI) | p Src | Δ Tgt (95%% CI) | p Tgt |\n|---|---:|---:|---:|---:|\n")
 	for l, n := range names {
-		bw.printf("| %s | %s | %s |\n", n, fmtDiff(c.Layers[l].Source), fmtDiff(c.Layers[l].Target))
+		s, t := c.Layers[l].Source, c.Layers[l].Target
+		bw.printf("| %s | %s | %s | %s | %s |\n", n, fmtDiff(s), fmtP(s.PValue), fmtDiff(t), fmtP(t.PValue))
 	}
 }
 
@@ -155,6 +156,13 @@ func fmtDiff(d metrics.Difference) string {
 		return "–"
 	}
 	return fmt.Sprintf("%+.1f (%+.1f to %+.1f)", 100*d.Value, 100*d.Lower, 100*d.Upper)
+}
+
+func fmtP(p float64) string {
+	if math.IsNaN(p) {
+		return "–"
+	}
+	return fmt.Sprintf("%.4f", p)
 }
 
 func fmtPct(r Ratio) string {

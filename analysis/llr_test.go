@@ -160,7 +160,8 @@ func testLLR(t *testing.T, scheme string) {
 	}
 	var sb strings.Builder
 	LLRMarkdown(&sb, []NamedLLR{{"Pre", res}, {"Post", back}})
-	if !strings.Contains(sb.String(), "Post − Pre") || !strings.Contains(sb.String(), "| L1 | +0.0 (+0.0 to +0.0) | +0.0 (+0.0 to +0.0) |") {
+	if !strings.Contains(sb.String(), "Post − Pre") || !strings.Contains(sb.String(), "two-sided paired bootstrap, 1000 resamples") ||
+		!strings.Contains(sb.String(), "| L1 | +0.0 (+0.0 to +0.0) | 1.0000 | +0.0 (+0.0 to +0.0) | 1.0000 |") {
 		t.Errorf("markdown of two systems lacks their difference:\n%s", sb.String())
 	}
 	sb.Reset()

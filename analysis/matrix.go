@@ -56,6 +56,9 @@ type Scores struct {
 	// Identified counts outputs by identified language ("" = none).
 	Identified map[string]int `json:"identified"`
 	Lines      int            `json:"lines"`
+	// RefLID is the identifier's verdict on the references (absent in
+	// matrices written before it was recorded).
+	RefLID *RefLID `json:"reference_lid,omitempty"`
 }
 
 // DirectionResult is one row of the matrix.
@@ -83,6 +86,9 @@ type Average struct {
 	BLEU       float64 `json:"bleu"`
 	CHRF       float64 `json:"chrf"`
 	OffTarget  float64 `json:"off_target"`
+	// RefLID averages the directions' reference language ID (unweighted,
+	// as OffTarget; OnTargetLines summed), when every direction has it.
+	RefLID *RefLID `json:"reference_lid,omitempty"`
 }
 
 // MatrixResult is the whole evaluation.

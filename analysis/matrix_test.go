@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -143,7 +144,7 @@ func TestEvalMatrixScoresAveragesAndPivot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(or.calls) != 0 || again.ZeroShot != res.ZeroShot {
+	if len(or.calls) != 0 || !reflect.DeepEqual(again.ZeroShot, res.ZeroShot) {
 		t.Errorf("rerun over kept hypotheses translated %v and gave %+v (first run %+v)", or.calls, again.ZeroShot, res.ZeroShot)
 	}
 }
@@ -227,7 +228,7 @@ func TestMatrixOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.ZeroShot != res.ZeroShot || len(back.Directions) != 12 {
+	if !reflect.DeepEqual(back.ZeroShot, res.ZeroShot) || len(back.Directions) != 12 {
 		t.Errorf("JSON round trip: %+v vs %+v", back.ZeroShot, res.ZeroShot)
 	}
 	md, _ := os.ReadFile(filepath.Join(out, MatrixMarkdown))

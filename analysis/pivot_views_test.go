@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -28,7 +29,7 @@ func TestPivotViewsTestDirectAgainstPivot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(direct.Directions) != 6 || len(pivot.Directions) != 6 || direct.ZeroShot != m.ZeroShot || pivot.ZeroShot.BLEU != m.PivotZeroShot.BLEU {
+	if len(direct.Directions) != 6 || len(pivot.Directions) != 6 || !reflect.DeepEqual(direct.ZeroShot, m.ZeroShot) || pivot.ZeroShot.BLEU != m.PivotZeroShot.BLEU {
 		t.Fatalf("views: %d and %d rows, averages %+v / %+v; matrix %+v / %+v", len(direct.Directions), len(pivot.Directions),
 			direct.ZeroShot, pivot.ZeroShot, m.ZeroShot, *m.PivotZeroShot)
 	}

@@ -63,29 +63,32 @@ func (r *MatrixResult) WriteMarkdown(w io.Writer) error {
 		bw.printf("- BLEU: SacreBLEU, tokenizer zh for Chinese targets and 13a otherwise (e.g. `%s`); chrF `%s`\n",
 			r.Directions[0].BLEUSignature, r.Directions[0].CHRFSignature)
 	}
-	bw.printf("- off-target: share of outputs whose identified language is not the target\n\n")
-	bw.printf("| direction | kind | BLEU | chrF | off-target | pivot BLEU | pivot chrF | pivot off-target |\n")
-	bw.printf("|---|---|---:|---:|---:|---:|---:|---:|\n")
+	bw.printf("- off-target: share of outputs whose identified language is not the target; " + refLIDNote + "\n\n")
+	bw.printf("| direction | kind | BLEU | chrF | off-target | refs off-target | off-target, ref. on target | pivot BLEU | pivot chrF | pivot off-target | pivot off-target, ref. on target |\n")
+	bw.printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, d := range r.Directions {
-		p := "| | | |"
+		p := "| | | | |"
 		if d.Pivot != nil {
-			p = fmt.Sprintf("| %.2f | %.2f | %s |", d.Pivot.BLEU, d.Pivot.CHRF, pct(d.Pivot.OffTarget))
+			p = fmt.Sprintf("| %.2f | %.2f | %s | %s |", d.Pivot.BLEU, d.Pivot.CHRF, pct(d.Pivot.OffTarget), hypOnTargetCell(d.Pivot.RefLID))
 		}
-		bw.printf("| %s | %s | %.2f | %.2f | %s %s\n", d.Direction, d.Kind, d.BLEU, d.CHRF, pct(d.OffTarget), p)
+		bw.printf("| %s | %s | %.2f | %.2f | %s | %s | %s %s\n", d.Direction, d.Kind, d.BLEU, d.CHRF, pct(d.OffTarget),
+			refOffTargetCell(d.RefLID), hypOnTargetCell(d.RefLID), p)
 	}
-	bw.printf("\n| average | directions | BLEU | chrF | off-target |\n|---|---:|---:|---:|---:|\n")
+	bw.printf("\n| average | directions | BLEU | chrF | off-target | refs off-target | off-target, ref. on target |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	avg := func(name string, a Average) {
 		if a.Directions == 0 { // e.g. Tatoeba has no supervised direction: no average, not zeros
-			bw.printf("| %s | 0 | – | – | – |\n", name)
+			bw.printf("| %s | 0 | – | – | – | – | – |\n", name)
 			return
 		}
-		bw.printf("| %s | %d | %.2f | %.2f | %s |\n", name, a.Directions, a.BLEU, a.CHRF, pct(a.OffTarget))
+		bw.printf("| %s | %d | %.2f | %.2f | %s | %s | %s |\n", name, a.Directions, a.BLEU, a.CHRF, pct(a.OffTarget),
+			refOffTargetCell(a.RefLID), hypOnTargetCell(a.RefLID))
 	}
 	avg("supervised", r.Supervised)
 	avg("zero-shot", r.ZeroShot)
 	if r.PivotZeroShot != nil {
 		avg("zero-shot via "+r.Pivot+" (pivot)", *r.PivotZeroShot)
 	}
+	r.writeRefLID(bw)
 	r.writeGrid(bw)
 	return bw.err
 }
@@ -215,22 +218,23 @@ func SummaryMarkdownReported(w io.Writer, rows []SummaryRow, reported map[string
 	if reported != nil {
 		bw.printf(" reported zero-shot BLEU (off-target) | reported supervised BLEU |")
 	}
-	bw.printf(" zero-shot BLEU (off-target) | zero-shot chrF | supervised BLEU (off-target) | supervised chrF |")
+	bw.printf(" zero-shot BLEU (off-target) | zero-shot refs off-target | zero-shot off-target, ref. on target | zero-shot chrF | supervised BLEU (off-target) | supervised chrF |")
 	if len(sigs) > 0 {
-		bw.printf(" zero-shot vs baseline, p < %.2f |", SignificanceLevel)
+		bw.printf(" zero-shot vs baseline, p < %.2f (%s) |", SignificanceLevel, sigs[0].testName())
 	}
 	bw.printf("\n|---|")
 	if reported != nil {
 		bw.printf("---:|---:|")
 	}
-	bw.printf("---:|---:|---:|---:|")
+	bw.printf("---:|---:|---:|---:|---:|---:|")
 	if len(sigs) > 0 {
 		bw.printf("---|")
 	}
 	bw.printf("\n")
 	for _, r := range rows {
 		if p := r.Result.PivotZeroShot; p != nil {
-			bw.printf("| pivot through %s (%s) |%s %.2f (%s) | %.2f | – | – |", r.Result.Pivot, r.Name, rep(ReportedPivot), p.BLEU, pct(p.OffTarget), p.CHRF)
+			bw.printf("| pivot through %s (%s) |%s %.2f (%s) | %s | %s | %.2f | – | – |", r.Result.Pivot, r.Name, rep(ReportedPivot), p.BLEU, pct(p.OffTarget),
+				refOffTargetCell(p.RefLID), hypOnTargetCell(p.RefLID), p.CHRF)
 			if len(sigs) > 0 {
 				bw.printf(" |")
 			}
@@ -239,7 +243,8 @@ func SummaryMarkdownReported(w io.Writer, rows []SummaryRow, reported map[string
 	}
 	for _, r := range rows {
 		z, s := r.Result.ZeroShot, r.Result.Supervised
-		bw.printf("| %s |%s %.2f (%s) | %.2f | %s | %s |%s\n", r.Name, rep(r.Name), z.BLEU, pct(z.OffTarget), z.CHRF, supervisedCell(s), chrfCell(s), sigCol(r))
+		bw.printf("| %s |%s %.2f (%s) | %s | %s | %.2f | %s | %s |%s\n", r.Name, rep(r.Name), z.BLEU, pct(z.OffTarget),
+			refOffTargetCell(z.RefLID), hypOnTargetCell(z.RefLID), z.CHRF, supervisedCell(s), chrfCell(s), sigCol(r))
 	}
 	if bw.err == nil && len(sigs) > 0 {
 		bw.err = SignificanceMarkdown(w, sigs)
@@ -252,6 +257,9 @@ func SummaryMarkdownReported(w io.Writer, rows []SummaryRow, reported map[string
 func supervisedCell(a Average) string {
 	if a.Directions == 0 {
 		return "–"
+	}
+	if a.RefLID != nil {
+		return fmt.Sprintf("%.2f (%s; refs %s)", a.BLEU, pct(a.OffTarget), pct(a.RefLID.OffTarget))
 	}
 	return fmt.Sprintf("%.2f (%s)", a.BLEU, pct(a.OffTarget))
 }

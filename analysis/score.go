@@ -37,6 +37,7 @@ func Score(hyps, refs []string, tgt string, det Identifier) (Scores, error) {
 	s.CHRF, s.CHRFSignature = chrf.Score, chrf.Signature()
 	s.Lines = len(hyps)
 	s.Identified, s.OffTarget = OffTarget(hyps, tgt, det)
+	s.RefLID = ReferenceLID(hyps, refs, tgt, det)
 	return s, nil
 }
 
@@ -103,6 +104,17 @@ func Averages(rows []DirectionResult) (sup, zs Average, piv *Average) {
 }
 
 func (a *Average) add(s Scores) {
+	switch {
+	case a.Directions == 0 && s.RefLID != nil:
+		a.RefLID = &RefLID{}
+	case s.RefLID == nil:
+		a.RefLID = nil
+	}
+	if a.RefLID != nil {
+		a.RefLID.OffTarget += s.RefLID.OffTarget
+		a.RefLID.HypOffTarget += s.RefLID.HypOffTarget
+		a.RefLID.OnTargetLines += s.RefLID.OnTargetLines
+	}
 	a.Directions++
 	a.BLEU += s.BLEU
 	a.CHRF += s.CHRF
@@ -117,4 +129,8 @@ func (a *Average) finish() {
 	a.BLEU /= n
 	a.CHRF /= n
 	a.OffTarget /= n
+	if a.RefLID != nil {
+		a.RefLID.OffTarget /= n
+		a.RefLID.HypOffTarget /= n
+	}
 }

@@ -28,9 +28,9 @@ type DirectionTest struct {
 }
 
 // Significant says whether the difference is significant at
-// SignificanceLevel. Equal scores never are: sacreBLEU's p-value counts
-// resampled differences strictly above the real one, so two identical
-// outputs get its smallest p-value, 1/(samples+1).
+// SignificanceLevel. Equal scores never are: the two-sided p-value is 1
+// for them, but sacreBLEU's gives two identical outputs its smallest
+// value, 1/(samples+1).
 func (t DirectionTest) Significant() bool {
 	return t.PValue < SignificanceLevel && t.System != t.Baseline
 }
@@ -56,14 +56,18 @@ type SignificanceCount struct {
 
 // Significance compares a system with a baseline direction by direction.
 type Significance struct {
-	System     string            `json:"system"`
-	Baseline   string            `json:"baseline"`
-	Signature  string            `json:"signature"`
-	Samples    int               `json:"samples"`
-	Seed       uint64            `json:"seed"`
-	Tests      []DirectionTest   `json:"directions"`
-	ZeroShot   SignificanceCount `json:"zero_shot"`
-	Supervised SignificanceCount `json:"supervised"`
+	System    string `json:"system"`
+	Baseline  string `json:"baseline"`
+	Signature string `json:"signature"`
+	Samples   int    `json:"samples"`
+	Seed      uint64 `json:"seed"`
+	// Method is the p-value's definition and Test names the test, e.g.
+	// "two-sided paired bootstrap, 1000 resamples".
+	Method     metrics.PValueMethod `json:"p_value_method"`
+	Test       string               `json:"test"`
+	Tests      []DirectionTest      `json:"directions"`
+	ZeroShot   SignificanceCount    `json:"zero_shot"`
+	Supervised SignificanceCount    `json:"supervised"`
 	// ZeroShotAverage and SupervisedAverage test the difference of the
 	// averages over each kind of direction (nil where there is none).
 	ZeroShotAverage   *AverageTest `json:"zero_shot_average,omitempty"`
@@ -84,13 +88,17 @@ type AverageTest struct {
 	BaselineOffTarget float64            `json:"baseline_off_target"`
 	SystemOffTarget   float64            `json:"system_off_target"`
 	OffTargetDiff     metrics.Difference `json:"off_target_difference"`
+	// RefOffTarget is the identifier's error rate on the references (the
+	// mean over the directions), when the matrices record it.
+	RefOffTarget *float64 `json:"reference_off_target,omitempty"`
 }
 
 // HypDirOf is where eval-matrix kept the hypotheses of a matrix.json.
 func HypDirOf(matrixJSON string) string { return filepath.Join(filepath.Dir(matrixJSON), "hyp") }
 
-// CompareMatrices runs sacreBLEU's paired bootstrap (metrics.PairedBootstrap,
-// BLEU with the study's tokenizer per target) for every direction of sys
+// CompareMatrices runs the paired bootstrap (metrics.PairedBootstrap on
+// sacreBLEU's resamples, BLEU with the study's tokenizer per target, the
+// p-value opt asks for) for every direction of sys
 // against the same direction of base, on the hypotheses eval-matrix kept in
 // sysHyp and baseHyp, and the averaged one over the zero-shot and over the
 // supervised directions. Both must have evaluated the same directions on
@@ -124,7 +132,7 @@ func CompareMatrices(sysName string, sys *MatrixResult, sysHyp, baseName string,
 		}
 		out.Tests = append(out.Tests, t)
 		out.Signature = sig.Signature
-		out.Samples, out.Seed = sig.Samples, sig.Seed
+		out.Samples, out.Seed, out.Method, out.Test = sig.Samples, sig.Seed, sig.Method, sig.Test()
 		c := &out.Supervised
 		if t.Kind == ZeroShot {
 			c = &out.ZeroShot
@@ -138,10 +146,10 @@ func CompareMatrices(sysName string, sys *MatrixResult, sysHyp, baseName string,
 		}
 	}
 	var err error
-	if out.ZeroShotAverage, err = averageTest(strata[ZeroShot], opt); err != nil {
+	if out.ZeroShotAverage, err = averageTest(strata[ZeroShot], opt, sys.ZeroShot.RefLID); err != nil {
 		return nil, fmt.Errorf("%s vs %s, zero-shot average: %w", sysName, baseName, err)
 	}
-	if out.SupervisedAverage, err = averageTest(strata[Supervised], opt); err != nil {
+	if out.SupervisedAverage, err = averageTest(strata[Supervised], opt, sys.Supervised.RefLID); err != nil {
 		return nil, fmt.Errorf("%s vs %s, supervised average: %w", sysName, baseName, err)
 	}
 	return out, nil
@@ -199,7 +207,7 @@ func testDirection(d DirectionResult, st metrics.PairedStratum, opt metrics.Boot
 
 // averageTest runs the averaged paired bootstrap over strata (nil when
 // there are none).
-func averageTest(strata []metrics.PairedStratum, opt metrics.BootstrapOptions) (*AverageTest, error) {
+func averageTest(strata []metrics.PairedStratum, opt metrics.BootstrapOptions, ref *RefLID) (*AverageTest, error) {
 	if len(strata) == 0 {
 		return nil, nil
 	}
@@ -210,6 +218,10 @@ func averageTest(strata []metrics.PairedStratum, opt metrics.BootstrapOptions) (
 	a := &AverageTest{Directions: len(strata), Baseline: r.Baseline.Score, System: r.System.Score, Diff: r.Diff, HasOffTarget: r.HasRate}
 	if r.HasRate {
 		a.BaselineOffTarget, a.SystemOffTarget, a.OffTargetDiff = r.BaselineRate.Score, r.SystemRate.Score, r.RateDiff
+		if ref != nil {
+			v := ref.OffTarget
+			a.RefOffTarget = &v
+		}
 	}
 	return a, nil
 }

@@ -10,7 +10,7 @@ import (
 func SignificanceMarkdown(w io.Writer, sigs []*Significance) error {
 	bw := &errWriter{w: w}
 	for _, s := range sigs {
-		bw.printf("\n### %s against %s: paired bootstrap per direction\n\n", s.System, s.Baseline)
+		bw.printf("\n### %s against %s: %s per direction\n\n", s.System, s.Baseline, s.testName())
 		bw.printf("%s (`%s`).\n\n", s.countSentence(), s.Signature)
 		for _, a := range []struct {
 			kind string
@@ -28,6 +28,15 @@ func SignificanceMarkdown(w io.Writer, sigs []*Significance) error {
 		}
 	}
 	return bw.err
+}
+
+// testName is the test as recorded, or the two-sided one for results
+// that did not record it.
+func (s *Significance) testName() string {
+	if s.Test != "" {
+		return s.Test
+	}
+	return s.Method.Describe(s.Samples)
 }
 
 func (s *Significance) countSentence() string {
@@ -57,6 +66,9 @@ func (a *AverageTest) sentence(kind string) string {
 		o := a.OffTargetDiff
 		out += fmt.Sprintf("; off-target %.2f%% → %.2f%%, Δ %+.2f points (95%% CI %+.2f to %+.2f, p = %.4f)",
 			100*a.BaselineOffTarget, 100*a.SystemOffTarget, 100*o.Value, 100*o.Lower, 100*o.Upper, o.PValue)
+		if a.RefOffTarget != nil {
+			out += fmt.Sprintf(" (references off target by the same identifier: %.2f%%)", 100**a.RefOffTarget)
+		}
 	}
 	return out + "."
 }

@@ -93,6 +93,8 @@ func TestCompareMatricesCountsSignificantDirections(t *testing.T) {
 	}
 	for _, want := range []string{"| Pre: 6↑ 0↓ 0= of 6 |", "| Pre |", " – |", "Zero-shot: Post significantly better than Pre (p < 0.05) in 6 of 6 directions",
 		"| de-fr | zero-shot |", "| better |", "nrefs:1|bs:200|seed:12345",
+		"zero-shot vs baseline, p < 0.05 (two-sided paired bootstrap, 200 resamples) |",
+		"### Post against Pre: two-sided paired bootstrap, 200 resamples per direction",
 		"Average over the 6 zero-shot directions (paired bootstrap resampling every direction's lines within it): BLEU ",
 		"off-target 100.00% → 81.67%, Δ -18.33 points (95% CI ", "Average over the 6 supervised directions"} {
 		if !strings.Contains(sb.String(), want) {

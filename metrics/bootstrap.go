@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"fmt"
-	"math"
 	"sort"
 )
 
@@ -17,6 +16,8 @@ const (
 type BootstrapOptions struct {
 	Samples int
 	Seed    *uint64
+	// PValue chooses the paired tests' p-value (TwoSided by default).
+	PValue PValueMethod
 }
 
 // Estimate is a score with its bootstrap mean and 95% confidence interval.
@@ -34,19 +35,23 @@ type PairedResult struct {
 	Signature string // with sacreBLEU's bs and seed fields
 	Baseline  Estimate
 	System    Estimate
-	// PValue is sacreBLEU 2.x's: the share of resampled absolute score
-	// differences, centred on their mean, that exceed the real absolute
-	// difference, computed as (c+1)/(samples+1).
+	// PValue is computed as Method says: two-sided by default, or
+	// sacreBLEU 2.x's paired_bs p-value.
 	PValue  float64
+	Method  PValueMethod
 	Samples int
 	Seed    uint64
 }
 
+// Test names the test, e.g. "two-sided paired bootstrap, 1000 resamples".
+func (r PairedResult) Test() string { return r.Method.Describe(r.Samples) }
+
 // PairedBootstrap runs paired bootstrap resampling (Koehn 2004) between a
 // baseline and a system against the same references, with sacreBLEU 2.x's
 // semantics: both systems are rescored on the same resampled segment sets,
-// drawn by numpy's default_rng(seed).choice as sacreBLEU draws them, and the
-// p-value is that of sacreBLEU's paired_bs. It is deterministic for a seed.
+// drawn by numpy's default_rng(seed).choice as sacreBLEU draws them. The
+// p-value is two-sided unless opts ask for sacreBLEU's paired_bs one. It is
+// deterministic for a seed.
 func PairedBootstrap(m Metric, baseline, system []string, refs [][]string, opts BootstrapOptions) (PairedResult, error) {
 	if len(baseline) != len(system) {
 		return PairedResult{}, fmt.Errorf("baseline has %d segments but system has %d", len(baseline), len(system))
@@ -64,7 +69,7 @@ func PairedBootstrap(m Metric, baseline, system []string, refs [][]string, opts 
 		return PairedResult{}, fmt.Errorf("system: %w", err)
 	}
 	width := m.StatsLen()
-	res := PairedResult{Metric: m.Name(), Samples: samples, Seed: seed}
+	res := PairedResult{Metric: m.Name(), Samples: samples, Seed: seed, Method: opts.PValue}
 	res.Signature = withBootstrapFields(sig, samples, seed)
 	res.Baseline.Score = m.ScoreStats(sumStats(blStats, width))
 	res.System.Score = m.ScoreStats(sumStats(sysStats, width))
@@ -73,7 +78,7 @@ func PairedBootstrap(m Metric, baseline, system []string, refs [][]string, opts 
 	blScores, sysScores := scores[0], scores[1]
 	res.Baseline.setInterval(blScores)
 	res.System.setInterval(sysScores)
-	res.PValue = pairedPValue(blScores, sysScores, math.Abs(res.Baseline.Score-res.System.Score))
+	res.PValue = PairedPValue(opts.PValue, res.System.Score-res.Baseline.Score, differences(blScores, sysScores))
 	return res, nil
 }
 
@@ -151,20 +156,13 @@ func (e *Estimate) setInterval(scores []float64) {
 	e.Mean = mean(sorted)
 }
 
-// pairedPValue is sacreBLEU's paired_bs p-value.
-func pairedPValue(bl, sys []float64, realDiff float64) float64 {
-	diffs := make([]float64, len(bl))
+// differences are the resampled system-minus-baseline differences.
+func differences(bl, sys []float64) []float64 {
+	d := make([]float64, len(bl))
 	for i := range bl {
-		diffs[i] = math.Abs(sys[i] - bl[i])
+		d[i] = sys[i] - bl[i]
 	}
-	mu := mean(diffs)
-	c := 0
-	for _, d := range diffs {
-		if d-mu > realDiff {
-			c++
-		}
-	}
-	return float64(c+1) / float64(len(diffs)+1)
+	return d
 }
 
 // mean sums left to right; numpy's mean sums pairwise, which can differ in

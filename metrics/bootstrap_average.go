@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"fmt"
-	"math"
 	"sort"
 )
 
@@ -20,7 +19,7 @@ type PairedStratum struct {
 
 // Difference is a system-minus-baseline difference with its 95% interval
 // (the 2.5% and 97.5% order statistics of the resampled differences, as
-// Estimate's) and a p-value computed as PairedResult's.
+// Estimate's) and a p-value computed as PairedResult's (by Method).
 type Difference struct {
 	Value        float64
 	Lower, Upper float64
@@ -32,6 +31,7 @@ type AverageResult struct {
 	Strata  int
 	Samples int
 	Seed    uint64
+	Method  PValueMethod
 	// Baseline and System are the metric's unweighted mean over strata.
 	Baseline, System Estimate
 	Diff             Difference
@@ -56,7 +56,7 @@ func AveragePairedBootstrap(strata []PairedStratum, opts BootstrapOptions) (Aver
 		return AverageResult{}, fmt.Errorf("averaged paired bootstrap needs at least one test set")
 	}
 	samples, seed := opts.Resolve()
-	res := AverageResult{Strata: len(strata), Samples: samples, Seed: seed, HasRate: true}
+	res := AverageResult{Strata: len(strata), Samples: samples, Seed: seed, Method: opts.PValue, HasRate: true}
 	stats := make([]stratumStats, len(strata))
 	for k, st := range strata {
 		s, err := st.stats()
@@ -93,11 +93,11 @@ func AveragePairedBootstrap(strata []PairedStratum, opts BootstrapOptions) (Aver
 	}
 	res.Baseline.setInterval(bl)
 	res.System.setInterval(sys)
-	res.Diff = difference(res.Baseline.Score, res.System.Score, bl, sys)
+	res.Diff = difference(opts.PValue, res.Baseline.Score, res.System.Score, bl, sys)
 	if res.HasRate {
 		res.BaselineRate.setInterval(blRate)
 		res.SystemRate.setInterval(sysRate)
-		res.RateDiff = difference(res.BaselineRate.Score, res.SystemRate.Score, blRate, sysRate)
+		res.RateDiff = difference(opts.PValue, res.BaselineRate.Score, res.SystemRate.Score, blRate, sysRate)
 	}
 	return res, nil
 }
@@ -176,13 +176,11 @@ func (s *stratumStats) resample(rng *numpyRNG) (bl, sys, blRate, sysRate float64
 }
 
 // difference is the real difference sys-bl with the percentile interval of
-// the resampled ones and sacreBLEU's paired_bs p-value.
-func difference(bl, sys float64, bls, syss []float64) Difference {
-	d := make([]float64, len(bls))
-	for i := range bls {
-		d[i] = syss[i] - bls[i]
-	}
+// the resampled ones and the method's p-value.
+func difference(m PValueMethod, bl, sys float64, bls, syss []float64) Difference {
+	d := differences(bls, syss)
+	p := PairedPValue(m, sys-bl, d)
 	sort.Float64s(d)
 	lo := len(d) / 40
-	return Difference{Value: sys - bl, Lower: d[lo], Upper: d[len(d)-lo-1], PValue: pairedPValue(bls, syss, math.Abs(sys-bl))}
+	return Difference{Value: sys - bl, Lower: d[lo], Upper: d[len(d)-lo-1], PValue: p}
 }

@@ -62,10 +62,12 @@ func TestPairedBootstrapBasics(t *testing.T) {
 	if other.System.Mean == res.System.Mean {
 		t.Errorf("seed ignored")
 	}
-	// sacreBLEU quirk kept: a system against itself gets p = 1/(n+1).
+	// a system against itself: two-sided p = 1; sacreBLEU's p-value
+	// gives it its smallest value, 1/(n+1)
 	self, _ := PairedBootstrap(m, a, a, [][]string{refs}, BootstrapOptions{})
-	if self.PValue != 1.0/1001 {
-		t.Errorf("self p-value %v", self.PValue)
+	sbSelf, _ := PairedBootstrap(m, a, a, [][]string{refs}, BootstrapOptions{PValue: SacreBLEU})
+	if self.PValue != 1 || sbSelf.PValue != 1.0/1001 {
+		t.Errorf("self p-value %v, sacreBLEU's %v", self.PValue, sbSelf.PValue)
 	}
 	if _, err := PairedBootstrap(m, a, b[:3], [][]string{refs}, BootstrapOptions{}); err == nil {
 		t.Error("length mismatch accepted")
@@ -126,7 +128,7 @@ func replayPairedBS(t *testing.T, m Metric, script string) (PairedResult, [5]flo
 		t.Skip("no numpy")
 	}
 	refs, a, b := synthCorpus(150, 0.55, 0.6)
-	res, err := PairedBootstrap(m, a, b, [][]string{refs}, BootstrapOptions{})
+	res, err := PairedBootstrap(m, a, b, [][]string{refs}, BootstrapOptions{PValue: SacreBLEU})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -142,10 +142,20 @@ func (t *TER) stats(hyps []string, streams [][]string) ([][]float64, int, error)
 	}
 	out := make([][]float64, len(hyps))
 	for i, hyp := range hyps {
-		out[i] = t.segmentStats(hyp, perSeg[i])
+		if out[i], err = t.segmentStats(hyp, perSeg[i]); err != nil {
+			return nil, 0, fmt.Errorf("TER, line %d: %w", i+1, err)
+		}
 	}
 	return out, nrefs, nil
 }
+
+// TERMaxWords is the longest hypothesis or reference, in words after
+// TER's preprocessing, that TER scores; a longer line is an error. The
+// edit distance's memory is linear in the line's length (a matrix row
+// keeps a band of about 50 cells; scoring a 5,000-word line allocates
+// about 28 MiB in all), but its time grows faster: a line at the limit
+// takes minutes.
+const TERMaxWords = 50000
 
 // segmentStats is SacreBLEU's TER._compute_segment_statistics: the fewest
 // edits over the references, and the reference length averaged over all
@@ -157,16 +167,22 @@ func (t *TER) stats(hyps []string, streams [][]string) ([][]float64, int, error)
 // With the default options the second pass changes nothing, but with
 // Normalized it can: "jim's." becomes "jim's ." after one pass and
 // "jim 's ." after two.
-func (t *TER) segmentStats(hyp string, refs []string) []float64 {
+func (t *TER) segmentStats(hyp string, refs []string) ([]float64, error) {
 	hypWords := pyFields(t.preprocess(hyp))
+	if len(hypWords) > TERMaxWords {
+		return nil, fmt.Errorf("the hypothesis has %d words; TER scores lines of at most %d", len(hypWords), TERMaxWords)
+	}
 	best, refLen := math.MaxInt, 0
-	for _, r := range refs {
+	for k, r := range refs {
 		refWords := pyFields(t.preprocess(t.preprocess(r)))
+		if len(refWords) > TERMaxWords {
+			return nil, fmt.Errorf("reference %d has %d words; TER scores lines of at most %d", k+1, len(refWords), TERMaxWords)
+		}
 		edits, n := terEdits(hypWords, refWords)
 		refLen += n
 		best = min(best, edits)
 	}
-	return []float64{float64(best), float64(refLen) / float64(len(refs))}
+	return []float64{float64(best), float64(refLen) / float64(len(refs))}, nil
 }
 
 // preprocess is SacreBLEU's TER._preprocess_segment: Python's rstrip, then

@@ -127,7 +127,7 @@ func (c *terShift) beats(b *terShift) bool {
 // words, and the running count of candidates evaluated.
 func (e *terEditDistance) bestShift(hyp []terWord, checked int) (int, []terWord, int) {
 	rows := e.matrix(hyp)
-	before := int(rows[len(hyp)][len(e.ref)].cost)
+	before := int(rows[len(hyp)].at(len(e.ref)).cost)
 	al := terAlign(rows, len(hyp), len(e.ref))
 	var best *terShift
 	for b := range terMatchingBlocks(hyp, e.ref) {
@@ -175,10 +175,8 @@ type terBlock struct{ hypStart, refStart, length int }
 func terMatchingBlocks(hyp, ref []terWord) iter.Seq[terBlock] {
 	return func(yield func(terBlock) bool) {
 		for h := range hyp {
-			for r := range ref {
-				if max(r-h, h-r) > terMaxShiftDist {
-					continue
-				}
+			// only reference starts within terMaxShiftDist, in order
+			for r := max(0, h-terMaxShiftDist); r < min(len(ref), h+terMaxShiftDist+1); r++ {
 				for n := 1; n <= terMaxShiftSize && h+n <= len(hyp) && r+n <= len(ref) &&
 					hyp[h+n-1] == ref[r+n-1]; n++ {
 					if !yield(terBlock{h, r, n}) {
@@ -240,10 +238,10 @@ func (a *terAlignment) worthShifting(b terBlock) bool {
 // deletions first and reads the trace as rewriting the reference into the
 // hypothesis; reading terDel as an erroneous hypothesis word and terIns as
 // an erroneous reference word is the same thing.
-func terAlign(rows [][]terCell, nHyp, nRef int) terAlignment {
+func terAlign(rows []terRow, nHyp, nRef int) terAlignment {
 	ops := make([]terOp, 0, nHyp+nRef)
 	for i, j := nHyp, nRef; i > 0 || j > 0; {
-		op := rows[i][j].op
+		op := rows[i].at(j).op
 		ops = append(ops, op)
 		switch op {
 		case terMatch, terSub:
@@ -288,70 +286,153 @@ func terAlign(rows [][]terCell, nHyp, nRef int) terAlignment {
 // prefix. Every hypothesis it sees for one pair has the same length (shifts
 // keep it), so a cached row is exactly the row that would be recomputed;
 // the cache only saves time.
+//
+// Memory stays linear in the line: a row stores only its band (every cell
+// outside it is terInfinity, so nothing is lost), the distance of a
+// candidate shift rolls two rows once the cache is full, and the cache is
+// bounded by cells as well as rows. A full matrix, as SacreBLEU keeps,
+// grows with the product of the lengths (2 GB at 5,000 words).
 type terEditDistance struct {
-	ref       []terWord
-	firstRow  []terCell
-	infRow    []terCell // a row outside the beam everywhere, to initialise rows
-	cache     *terCacheNode
-	cacheSize int
+	ref        []terWord
+	firstRow   terRow
+	cache      *terCacheNode
+	cacheRows  int
+	cacheCells int
+	scratch    [2][]terCell // the rolling rows of distance
+}
+
+// terRow is one matrix row's band: cells[k] is column lo+k; every other
+// column is outside the beam.
+type terRow struct {
+	lo    int
+	cells []terCell
+}
+
+// at is the cell in column j.
+func (r terRow) at(j int) terCell {
+	if j < r.lo || j >= r.lo+len(r.cells) {
+		return terCell{terInfinity, terUndef}
+	}
+	return r.cells[j-r.lo]
 }
 
 // terCacheNode is a trie over hypothesis words; each node holds the matrix
 // row for the prefix that leads to it.
 type terCacheNode struct {
 	next map[terWord]*terCacheNode
-	row  []terCell
+	row  terRow
 }
 
+// terMaxCacheCells bounds the cells the cache holds, whatever the rows'
+// width (a band widens when the reference is much longer than the
+// hypothesis); it changes no result, only how much is recomputed.
+const terMaxCacheCells = 1 << 21
+
 func newTerEditDistance(ref []terWord) *terEditDistance {
-	first, inf := make([]terCell, len(ref)+1), make([]terCell, len(ref)+1)
+	first := make([]terCell, len(ref)+1)
 	for j := range first {
 		first[j] = terCell{int32(j), terIns}
-		inf[j] = terCell{terInfinity, terUndef}
 	}
-	return &terEditDistance{ref: ref, firstRow: first, infRow: inf,
+	return &terEditDistance{ref: ref, firstRow: terRow{0, first},
 		cache: &terCacheNode{next: map[terWord]*terCacheNode{}}}
 }
 
-// distance is the edit distance between hyp and the reference.
-func (e *terEditDistance) distance(hyp []terWord) int {
-	return int(e.matrix(hyp)[len(hyp)][len(e.ref)].cost)
-}
-
-// matrix returns the len(hyp)+1 rows of the matrix, reusing cached rows
-// for the longest cached prefix of hyp and caching the new ones.
-func (e *terEditDistance) matrix(hyp []terWord) [][]terCell {
-	rows := make([][]terCell, 1, len(hyp)+1)
-	rows[0] = e.firstRow
-	node := e.cache
-	for _, w := range hyp {
-		child, ok := node.next[w]
+// cachedPrefix returns the rows of the longest cached prefix of hyp (row 0
+// first) and the trie node it ends at.
+func (e *terEditDistance) cachedPrefix(hyp []terWord, keep bool) ([]terRow, terRow, *terCacheNode, int) {
+	var rows []terRow
+	if keep {
+		rows = make([]terRow, 1, len(hyp)+1)
+		rows[0] = e.firstRow
+	}
+	last, node, i := e.firstRow, e.cache, 0
+	for ; i < len(hyp); i++ {
+		child, ok := node.next[hyp[i]]
 		if !ok {
 			break
 		}
-		rows = append(rows, child.row)
-		node = child
+		last, node = child.row, child
+		if keep {
+			rows = append(rows, last)
+		}
 	}
-	start := len(rows) - 1
-	rows = e.fill(hyp, rows, start)
-	if e.cacheSize < terMaxCacheSize {
-		for i := start; i < len(hyp); i++ {
-			child := &terCacheNode{next: map[terWord]*terCacheNode{}, row: rows[i+1]}
-			node.next[hyp[i]] = child
-			node = child
-			e.cacheSize++
+	return rows, last, node, i
+}
+
+// cacheRoom says whether a row of width cells may still be cached.
+func (e *terEditDistance) cacheRoom(width int) bool {
+	return e.cacheRows < terMaxCacheSize && e.cacheCells+width <= terMaxCacheCells
+}
+
+// remember caches row under node for word w and returns the new node.
+func (e *terEditDistance) remember(node *terCacheNode, w terWord, row terRow) *terCacheNode {
+	child := &terCacheNode{next: map[terWord]*terCacheNode{}, row: row}
+	node.next[w] = child
+	e.cacheRows++
+	e.cacheCells += len(row.cells)
+	return child
+}
+
+// distance is the edit distance between hyp and the reference: the rows
+// after the cached prefix are computed and cached while the cache has
+// room, then in two alternating rows.
+func (e *terEditDistance) distance(hyp []terWord) int {
+	_, prev, node, i := e.cachedPrefix(hyp, false)
+	g := newTerBand(len(hyp), len(e.ref))
+	for k := 0; i < len(hyp); i, k = i+1, k+1 {
+		lo, hi := g.cols(i + 1)
+		var cells []terCell
+		caching := node != nil && e.cacheRoom(hi-lo)
+		if caching {
+			cells = make([]terCell, hi-lo)
+		} else {
+			if cap(e.scratch[k%2]) < len(e.ref)+1 {
+				e.scratch[k%2] = make([]terCell, len(e.ref)+1)
+			}
+			cells = e.scratch[k%2][:hi-lo]
+			node = nil
+		}
+		row := terRow{lo, cells}
+		e.fillRow(row, hyp[i], prev)
+		if caching {
+			node = e.remember(node, hyp[i], row)
+		}
+		prev = row
+	}
+	return int(prev.at(len(e.ref)).cost)
+}
+
+// matrix returns the len(hyp)+1 banded rows, for tracing the alignment
+// back, reusing cached rows for the longest cached prefix of hyp and
+// caching the new ones while there is room.
+func (e *terEditDistance) matrix(hyp []terWord) []terRow {
+	rows, _, node, start := e.cachedPrefix(hyp, true)
+	g := newTerBand(len(hyp), len(e.ref))
+	for i := start; i < len(hyp); i++ {
+		lo, hi := g.cols(i + 1)
+		row := terRow{lo, make([]terCell, hi-lo)}
+		e.fillRow(row, hyp[i], rows[i])
+		rows = append(rows, row)
+		if node != nil && e.cacheRoom(hi-lo) {
+			node = e.remember(node, hyp[i], row)
+		} else {
+			node = nil
 		}
 	}
 	return rows
 }
 
-// fill computes rows start+1..len(hyp) (BeamEditDistance._edit_distance).
-// Row i covers the columns within the beam of floor(i*ratio), the last row
-// covers all of them, and the beam widens when the reference is more than
+// terBand is BeamEditDistance._edit_distance's band: row i covers the
+// columns within the beam of floor(i*ratio), the last row covers all of
+// them, and the beam widens when the reference is more than
 // 2*terBeamWidth times longer than the hypothesis, so that consecutive
 // bands overlap.
-func (e *terEditDistance) fill(hyp []terWord, rows [][]terCell, start int) [][]terCell {
-	nHyp, nRef := len(hyp), len(e.ref)
+type terBand struct {
+	nHyp, nRef, beam int
+	ratio            float64
+}
+
+func newTerBand(nHyp, nRef int) terBand {
 	ratio := 1.0
 	if nHyp > 0 {
 		ratio = float64(nRef) / float64(nHyp)
@@ -360,44 +441,42 @@ func (e *terEditDistance) fill(hyp []terWord, rows [][]terCell, start int) [][]t
 	if float64(terBeamWidth) < ratio/2 {
 		beam = int(math.Ceil(ratio/2 + terBeamWidth))
 	}
-	// One allocation for all new rows: there are many calls, each short.
-	buf := make([]terCell, (nHyp-start)*(nRef+1))
-	for i := start + 1; i <= nHyp; i++ {
-		diag := int(math.Floor(float64(i) * ratio))
-		lo, hi := max(0, diag-beam), min(nRef+1, diag+beam)
-		if i == nHyp {
-			hi = nRef + 1
-		}
-		row := buf[: nRef+1 : nRef+1]
-		buf = buf[nRef+1:]
-		e.fillRow(row, hyp[i-1], rows[i-1], lo, hi)
-		rows = append(rows, row)
-	}
-	return rows
+	return terBand{nHyp, nRef, beam, ratio}
 }
 
-// fillRow computes one matrix row for hypothesis word w from the previous
-// row, over columns [lo, hi); the other cells stay outside the beam. Ties
-// go to a match or substitution, then a deletion, then an insertion:
-// SacreBLEU's order, which its flipped trace turns into tercom's
-// preference.
-func (e *terEditDistance) fillRow(row []terCell, w terWord, prev []terCell, lo, hi int) {
-	copy(row[:lo], e.infRow)
-	copy(row[hi:], e.infRow)
-	for j := lo; j < hi; j++ {
+// cols is row i's band [lo, hi).
+func (g terBand) cols(i int) (lo, hi int) {
+	diag := int(math.Floor(float64(i) * g.ratio))
+	lo, hi = max(0, diag-g.beam), min(g.nRef+1, diag+g.beam)
+	if i == g.nHyp {
+		lo, hi = 0, g.nRef+1
+	}
+	return lo, hi
+}
+
+// fillRow computes a matrix row's band for hypothesis word w from the
+// previous row. Ties go to a match or substitution, then a deletion, then
+// an insertion: SacreBLEU's order, which its flipped trace turns into
+// tercom's preference.
+func (e *terEditDistance) fillRow(row terRow, w terWord, prev terRow) {
+	left := terCell{terInfinity, terUndef}
+	for k := range row.cells {
+		j := row.lo + k
 		if j == 0 {
-			row[0] = terCell{prev[0].cost + 1, terDel}
+			left = terCell{prev.at(0).cost + 1, terDel}
+			row.cells[k] = left
 			continue
 		}
 		best := terCell{terInfinity, terUndef}
 		if w == e.ref[j-1] {
-			best.pick(prev[j-1].cost, terMatch)
+			best.pick(prev.at(j-1).cost, terMatch)
 		} else {
-			best.pick(prev[j-1].cost+1, terSub)
+			best.pick(prev.at(j-1).cost+1, terSub)
 		}
-		best.pick(prev[j].cost+1, terDel)
-		best.pick(row[j-1].cost+1, terIns)
-		row[j] = best
+		best.pick(prev.at(j).cost+1, terDel)
+		best.pick(left.cost+1, terIns)
+		row.cells[k] = best
+		left = best
 	}
 }
 

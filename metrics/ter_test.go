@@ -334,10 +334,10 @@ func TestTERErrors(t *testing.T) {
 	}
 }
 
-// TER, an error rate, goes through the generic paired bootstrap. As in
-// sacreBLEU the p-value is two-sided (absolute differences), so it needs
-// nothing special for a lower-is-better metric and does not depend on
-// which system is the baseline.
+// TER, an error rate, goes through the generic paired bootstrap. Both
+// p-values are symmetric in the two systems, so they need nothing special
+// for a lower-is-better metric and do not depend on which system is the
+// baseline.
 func TestTERPairedBootstrap(t *testing.T) {
 	refs, a, b := synthCorpus(200, 0.5, 0.7)
 	m, _ := NewTER(TEROptions{})
@@ -360,8 +360,13 @@ func TestTERPairedBootstrap(t *testing.T) {
 	if swapped.PValue != res.PValue || swapped.Baseline != res.System {
 		t.Errorf("swapped: p %v vs %v", swapped.PValue, res.PValue)
 	}
+	sb, _ := PairedBootstrap(m, a, b, [][]string{refs}, BootstrapOptions{PValue: SacreBLEU})
+	sbSwapped, _ := PairedBootstrap(m, b, a, [][]string{refs}, BootstrapOptions{PValue: SacreBLEU})
+	if sb.PValue != sbSwapped.PValue {
+		t.Errorf("sacreBLEU's p swapped: %v vs %v", sbSwapped.PValue, sb.PValue)
+	}
 	self, _ := PairedBootstrap(m, a, a, [][]string{refs}, BootstrapOptions{})
-	if self.PValue != 1.0/1001 {
+	if self.PValue != 1 {
 		t.Errorf("self p-value %v", self.PValue)
 	}
 }

@@ -31,6 +31,7 @@ type evalFlags struct {
 	confidence         bool
 	confidenceN        int
 	bsSamples          int
+	pValue             string
 	seed               uint64
 	jsonOut            bool
 	width              int
@@ -49,7 +50,9 @@ ter (SacreBLEU 2.x's TER, an error rate: lower is better), multi-bleu (Moses
 multi-bleu.perl on tokenised text), rouge (ROUGE-1/2/L F1).
 --confidence adds each score's 95% bootstrap interval as sacreBLEU's
 --confidence does; --paired-bs compares --hyp with --baseline by paired
-bootstrap resampling as sacreBLEU's paired_bs does. See docs/metrics.md.`,
+bootstrap resampling on sacreBLEU's resamples, with a two-sided p-value
+(--p-value sacrebleu gives sacreBLEU's paired_bs p-value instead). See
+docs/metrics.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runEval(cmd, &f)
@@ -79,6 +82,7 @@ bootstrap resampling as sacreBLEU's paired_bs does. See docs/metrics.md.`,
 	fl.BoolVar(&f.confidence, "confidence", false, "bootstrap each score's mean and 95% confidence interval (sacreBLEU's --confidence)")
 	fl.IntVar(&f.confidenceN, "confidence-n", metrics.DefaultBootstrapSamples, "bootstrap samples for --confidence")
 	fl.IntVar(&f.bsSamples, "paired-bs-n", metrics.DefaultBootstrapSamples, "bootstrap samples")
+	fl.StringVar(&f.pValue, "p-value", "two-sided", "--paired-bs p-value: two-sided, or sacrebleu (sacreBLEU 2.x's paired_bs definition)")
 	fl.Uint64Var(&f.seed, "seed", metrics.DefaultBootstrapSeed, "bootstrap seed (sacreBLEU's SACREBLEU_SEED)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object per metric and line")
 	fl.IntVar(&f.width, "width", 2, "decimals printed for scores")
@@ -106,6 +110,9 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	}
 	if f.pairedBS && f.baseline == "" {
 		return fmt.Errorf("eval: --paired-bs needs --baseline")
+	}
+	if _, err := metrics.ParsePValueMethod(f.pValue); err != nil {
+		return fmt.Errorf("eval: --p-value: %w", err)
 	}
 	if f.pairedBS && f.confidence {
 		return fmt.Errorf("eval: --paired-bs already prints both systems' confidence intervals; drop --confidence")
@@ -349,16 +356,16 @@ func printJSON(w io.Writer, width int, rs []evalResult) error {
 	return nil
 }
 
-// printPaired runs and prints the paired bootstrap test. The p-value is
-// sacreBLEU's, two-sided on |system - baseline|, so it holds for
-// lower-is-better TER as it is; only the reading of the scores differs,
-// which the output states.
+// printPaired runs and prints the paired bootstrap test. Either p-value is
+// symmetric in the two systems, so it holds for lower-is-better TER as it
+// is; only the reading of the scores differs, which the output states.
 func printPaired(w io.Writer, f *evalFlags, ms []namedMetric, base, hyps []string, refs [][]string) error {
 	var results []metrics.PairedResult
 	var lower []bool
 	seed := f.seed
+	method, _ := metrics.ParsePValueMethod(f.pValue) // checked in runEval
 	for _, nm := range ms {
-		r, err := metrics.PairedBootstrap(nm.m, base, hyps, refs, metrics.BootstrapOptions{Samples: f.bsSamples, Seed: &seed})
+		r, err := metrics.PairedBootstrap(nm.m, base, hyps, refs, metrics.BootstrapOptions{Samples: f.bsSamples, Seed: &seed, PValue: method})
 		if err != nil {
 			return fmt.Errorf("eval: %s: %w", nm.m.Name(), err)
 		}
@@ -370,15 +377,16 @@ func printPaired(w io.Writer, f *evalFlags, ms []namedMetric, base, hyps []strin
 		enc.SetEscapeHTML(false)
 		for i, r := range results {
 			if err := enc.Encode(map[string]any{"name": r.Metric, "score": r.System.Score, "signature": r.Signature,
-				"p_value": r.PValue, "baseline": r.Baseline, "system": r.System, "samples": r.Samples, "seed": r.Seed,
+				"p_value": r.PValue, "test": r.Test(), "p_value_method": r.Method, "baseline": r.Baseline, "system": r.System,
+				"samples": r.Samples, "seed": r.Seed,
 				"higher_is_better": !lower[i]}); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	fmt.Fprintf(w, "Paired bootstrap resampling: %d samples, seed %d; baseline %s, system %s\n\n",
-		f.bsSamples, f.seed, f.baseline, displayName(f.hyp))
+	fmt.Fprintf(w, "Test: %s, seed %d; baseline %s, system %s\n\n",
+		method.Describe(results[0].Samples), f.seed, f.baseline, displayName(f.hyp))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\tbaseline (μ ± 95% CI)\tsystem (μ ± 95% CI)\tp-value")
 	for _, r := range results {
@@ -399,11 +407,19 @@ func printPaired(w io.Writer, f *evalFlags, ms []namedMetric, base, hyps []strin
 	if err := printSignatures(w, sigs); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\n* p < 0.05: the system differs from the baseline (sacreBLEU 2.x paired_bs p-value).")
+	fmt.Fprintf(w, "\n* p < 0.05: the system differs from the baseline (%s).\n", pValueNote(method))
 	if slices.Contains(lower, true) {
-		fmt.Fprintln(w, "TER is an error rate: lower is better. The p-value is two-sided, as in sacreBLEU.")
+		fmt.Fprintln(w, "TER is an error rate: lower is better. The p-value does not depend on which way is better.")
 	}
 	return nil
+}
+
+// pValueNote says how the p-value was computed, for the footnote.
+func pValueNote(m metrics.PValueMethod) string {
+	if m == metrics.SacreBLEU {
+		return "sacreBLEU 2.x paired_bs p-value"
+	}
+	return "two-sided p-value: twice the share of resamples whose difference is zero or of the other sign"
 }
 
 func fmtEstimate(e metrics.Estimate, width int) string {

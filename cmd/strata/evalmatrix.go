@@ -200,21 +200,27 @@ func fileExists(p string) bool {
 }
 
 func evalMatrixTableCmd() *cobra.Command {
-	var baseline, reported, lidModel string
+	var baseline, reported, lidModel, pValue string
 	var samples int
-	var againstPivot, asJSON bool
+	var againstPivot, asJSON, perDirection bool
 	cmd := &cobra.Command{
 		Use:   "table NAME=MATRIX.json ... [--baseline NAME] [--reported FILE] [--json]",
 		Short: "Compare systems in the layout of the paper's Table 2 (Markdown on stdout)",
 		Long: `Prints one row per system (zero-shot and supervised averages) and the pivot
 rows. With --baseline NAME, every other system is tested against NAME in
-every direction with sacreBLEU's paired bootstrap on BLEU (the hypotheses
-eval-matrix kept next to each matrix.json), and the table counts the
+every direction with a paired bootstrap on BLEU (sacreBLEU's resamples,
+a two-sided p-value unless --p-value sacrebleu asks for sacreBLEU's paired_bs
+one; the tables name the test used) on the hypotheses
+eval-matrix kept next to each matrix.json, and the table counts the
 zero-shot directions where the difference is significant (p < 0.05) and
 which way; the per-direction tests follow the table, with the difference
 of the zero-shot and supervised averages and its 95% interval (every
 direction's lines resampled within it). With --lid-model (the identifier
-eval-matrix used), the averages' off-target rates are tested too. With
+eval-matrix used), the averages' off-target rates are tested too, and
+matrices written before eval-matrix identified the references get the
+references' off-target rate (the identifier's error) and the outputs'
+off-target rate over the lines whose reference is identified as the
+target, from the kept hypotheses. With
 --against-pivot, each system's direct zero-shot translation is tested the
 same way against its own pivoting through the hub language (the paper's
 row #0). With --reported FILE,
@@ -231,16 +237,23 @@ supervised, pivot_zero_shot, reported, significance) for scripts.`,
 			if baseline != "" && againstPivot {
 				return fmt.Errorf("--baseline and --against-pivot each fill the significance column: give one")
 			}
-			if baseline != "" || againstPivot {
-				var det analysis.Identifier
-				if lidModel != "" {
-					m, err := langid.Load(lidModel)
-					if err != nil {
-						return err
-					}
-					det = m
+			var det analysis.Identifier
+			if lidModel != "" {
+				m, err := langid.Load(lidModel)
+				if err != nil {
+					return err
 				}
-				opt := metrics.BootstrapOptions{Samples: samples}
+				det = m
+				if err := addReferenceLID(rows, paths, det); err != nil {
+					return err
+				}
+			}
+			if baseline != "" || againstPivot {
+				method, err := metrics.ParsePValueMethod(pValue)
+				if err != nil {
+					return fmt.Errorf("--p-value: %w", err)
+				}
+				opt := metrics.BootstrapOptions{Samples: samples, PValue: method}
 				if againstPivot {
 					err = addPivotSignificance(rows, paths, opt, det)
 				} else {
@@ -259,15 +272,26 @@ supervised, pivot_zero_shot, reported, significance) for scripts.`,
 			if asJSON {
 				return analysis.SummaryJSON(cmd.OutOrStdout(), rows, rep)
 			}
-			return analysis.SummaryMarkdownReported(cmd.OutOrStdout(), rows, rep)
+			if err := analysis.SummaryMarkdownReported(cmd.OutOrStdout(), rows, rep); err != nil || !perDirection {
+				return err
+			}
+			for _, r := range rows {
+				fmt.Fprintf(cmd.OutOrStdout(), "\n## %s\n\n", r.Name)
+				if err := r.Result.WriteMarkdown(cmd.OutOrStdout()); err != nil {
+					return err
+				}
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&baseline, "baseline", "", "system NAME to test every other system against (paired bootstrap per direction)")
 	cmd.Flags().StringVar(&reported, "reported", "", "published scores to print beside each system's (a file of lines NAME ZERO-SHOT-BLEU OFF-TARGET-% SUPERVISED-BLEU, - for none; NAME \"pivot\" for the pivot rows)")
 	cmd.Flags().IntVar(&samples, "bootstrap-samples", metrics.DefaultBootstrapSamples, "paired bootstrap resamples")
+	cmd.Flags().StringVar(&pValue, "p-value", "two-sided", "paired bootstrap p-value: two-sided, or sacrebleu (sacreBLEU 2.x's paired_bs definition)")
 	cmd.Flags().BoolVar(&againstPivot, "against-pivot", false, "test every system's direct zero-shot translation against its pivoting through the hub (matrices evaluated with pivoting)")
+	cmd.Flags().BoolVar(&perDirection, "per-direction", false, "after the table, print each system's matrix.md (every direction; with --lid-model, the references' language ID)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the table as JSON (one object per system) instead of Markdown")
-	cmd.Flags().StringVar(&lidModel, "lid-model", "", "with --baseline or --against-pivot: the fastText language-ID model eval-matrix used, to test the difference of the off-target rates too")
+	cmd.Flags().StringVar(&lidModel, "lid-model", "", "the fastText language-ID model eval-matrix used: identifies the references where a matrix lacks them and, with --baseline or --against-pivot, tests the difference of the off-target rates too")
 	return cmd
 }
 
@@ -287,6 +311,17 @@ func readSummaryRows(args []string) ([]analysis.SummaryRow, []string, error) {
 		paths = append(paths, path)
 	}
 	return rows, paths, nil
+}
+
+// addReferenceLID identifies the references of every matrix that does
+// not record them.
+func addReferenceLID(rows []analysis.SummaryRow, paths []string, det analysis.Identifier) error {
+	for i, r := range rows {
+		if err := analysis.AddReferenceLID(r.Result, analysis.HypDirOf(paths[i]), det); err != nil {
+			return fmt.Errorf("%s (%s): %w", r.Name, paths[i], err)
+		}
+	}
+	return nil
 }
 
 // addPivotSignificance tests every row's direct zero-shot translation

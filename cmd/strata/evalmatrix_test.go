@@ -37,7 +37,7 @@ func TestEvalMatrixTableAndLLRPlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| pivot through en (Post) | 20.00 (0.00%)", "| Post | 10.00 (25.00%) | 0.00 | 30.00 (0.00%) |"} {
+	for _, want := range []string{"| pivot through en (Post) | 20.00 (0.00%)", "| Post | 10.00 (25.00%) | – | – | 0.00 | 30.00 (0.00%) |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}

@@ -63,3 +63,37 @@ func TestEvalMatrixTableJSONOnArchive(t *testing.T) {
 		t.Errorf("eval-matrix table --json:\n%s", out)
 	}
 }
+
+// With --lid-model, eval-matrix table identifies the references of an
+// archived matrix written before they were recorded, and --per-direction
+// prints them beside every direction's off-target rate.
+func TestEvalMatrixTableReferenceLIDOnArchive(t *testing.T) {
+	pre := filepath.Join(archivedSystem(t, "pre-senc"), "eval", "tatoeba", "matrix.json")
+	lid := filepath.Join("..", "..", "..", "shared", "models", "lid.176.ftz")
+	m, err := analysis.ReadMatrix(pre)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lid); err != nil {
+		t.Skipf("no language identifier at %s", lid)
+	}
+	for _, d := range m.Directions {
+		if _, err := os.Stat(d.Ref); d.Ref == "" || err != nil {
+			t.Skipf("reference %s not here", d.Ref)
+		}
+	}
+	out := run(t, "eval-matrix", "table", "--per-direction", "--lid-model", lid, "pre="+pre)
+	for _, want := range []string{"| pre | 2.43 (24.63%) | 8.71% | 22.18% |", "| it-ro | zero-shot | 2.10 | 22.23 | 26.87% | 18.41% | 21.83% |",
+		"| ita-ron | ro | 1005 | 18.41% |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("eval-matrix table --per-direction --lid-model lacks %q:\n%s", want, out)
+		}
+	}
+	var rows []analysis.SummarySystem
+	if err := json.Unmarshal([]byte(run(t, "eval-matrix", "table", "--json", "--lid-model", lid, "pre="+pre)), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if r := rows[0].ZeroShot.RefLID; r == nil || math.Abs(r.OffTarget-0.0871) > 1e-4 {
+		t.Errorf("table --json reference LID %+v", r)
+	}
+}

@@ -79,14 +79,23 @@ archived() { [ -e "$RESULTS/$1/.archived" ]; }
 # (once; nothing when it is not finished yet).
 archive() {
 	local name=$1 run=$WORK/runs/$1 dst=$RESULTS/$1 t
-	archived "$name" && return 0
+	if archived "$name"; then
+		# a dev evaluation made after archiving (Table 4's choice)
+		if [ -s "$WORK/eval/$name/dev/matrix.json" ] && [ ! -e "$dst/eval/dev" ]; then
+			cp -R "$WORK/eval/$name/dev" "$dst/eval/dev"
+			pack "$dst/eval/dev"
+			log "archived $name's dev evaluation in $dst/eval/dev (add it to git)"
+		fi
+		return 0
+	fi
 	[ -e "$run/.done" ] || return 0
 	for t in l10n tatoeba flores; do [ -s "$WORK/eval/$name/$t/matrix.json" ] || return 0; done
 	rm -rf "$dst"
 	mkdir -p "$dst/run" "$dst/eval"
 	cp "$run/.done" "$run/run.json" "$run/train.log" "$dst/run/"
 	awk '!/"type":"train"/ || /"update":[0-9]*00[,}]/' "$run/metrics.jsonl" >"$dst/run/metrics.jsonl"
-	for t in l10n tatoeba flores; do
+	for t in l10n tatoeba flores dev; do
+		[ -d "$WORK/eval/$name/$t" ] || continue
 		cp -R "$WORK/eval/$name/$t" "$dst/eval/$t"
 		slim "$name" "$t" "$dst/eval/$t"
 	done
@@ -126,8 +135,9 @@ restore() {
 			unpack "$run"
 			did=1
 		fi
-		for t in l10n tatoeba flores; do
+		for t in l10n tatoeba flores dev; do
 			[ -s "$WORK/eval/$name/$t/matrix.json" ] && continue
+			[ -d "$dst/eval/$t" ] || continue
 			mkdir -p "$WORK/eval/$name"
 			rm -rf "$WORK/eval/$name/$t"
 			cp -R "$dst/eval/$t" "$WORK/eval/$name/$t"

@@ -10,7 +10,7 @@
 #   #5-#8 the same with -nores: no residual around the self-attention of
 #         the 4th encoder layer                                 (Table 2, w/o Res.)
 #   Table 4: the best PreNorm and PostNorm row (zero-shot BLEU on the l10n
-#         test) again with LayerNorm without gain and bias (-simple)
+#         dev set) again with LayerNorm without gain and bias (-simple)
 #   Figure 3: swap-senc, swap-senc-nores (Swap-PreNorm, S-ENC-T-DEC)
 #
 # then evaluated with `strata eval-matrix` on the l10n test set (12
@@ -75,7 +75,7 @@
 #   EVAL_LINES=0 (all)  BEAM=5  PIVOT_SYSTEM=post-tenc (the paper's #4)
 #   LLR_DEV_LINES=300  LLR_TEST_LINES=200
 #   INTERIM_LINES=500  INTERIM_TESTS="l10n tatoeba"  INTERIM_LLR=1 (run.sh interim)
-#   T4_PRE, T4_POST: the Table 4 rows (default: the best by l10n zero-shot BLEU)
+#   T4_PRE, T4_POST: the Table 4 rows (default: the best by zero-shot BLEU on l10n dev)
 #   ONLY="pre-senc post-senc" (restrict to these systems)
 #   STOP_AFTER=data|rows1-4|seeds|rows5-8 (stop after that stage)
 #   SHARED=../shared (the shared data and models)  STRATA= (a built binary)
@@ -144,6 +144,7 @@ failed() { # WHAT LOG
 test_dir() {
 	case $1 in
 	l10n) echo "$L10N/test" ;;
+	dev) echo "$L10N/dev" ;;
 	tatoeba) echo "$TATOEBA" ;;
 	flores) echo "$FLORES" ;;
 	*) return 1 ;;
@@ -366,11 +367,14 @@ train_group() {
 
 # --- evaluation -----------------------------------------------------------
 # matrix NAME TEST: one system on one test set; the pivot system also
-# translates every zero-shot direction through English (row 0).
+# translates every zero-shot direction through English (row 0), except on
+# the l10n dev set, which only chooses Table 4's rows.
 matrix() {
 	local name=$1 out=$WORK/eval/$1/$2 pivot=(--no-pivot)
 	[ -s "$out/matrix.json" ] && return 0
-	[ "$name" = "$PIVOT_SYSTEM" ] && pivot=()
+	[ "$name" = "$PIVOT_SYSTEM" ] && [ "$2" != dev ] && pivot=()
+	# a system restored from its archive has no checkpoint to evaluate
+	[ "$2" = dev ] && [ ! -e "$WORK/runs/$name/checkpoint_best.bin" ] && [ ! -e "$WORK/runs/$name/checkpoint_last.bin" ] && return 0
 	log "eval-matrix $name on $2"
 	eval_matrix "$WORK/runs/$name" "$2" "$out" "$EVAL_LINES" "$WORK/eval/eval.log" "${pivot[@]}" ||
 		failed "eval-matrix $name on $2" "$WORK/eval/eval.log"
@@ -381,7 +385,7 @@ evaluate() { # SYSTEM...
 	for s in "$@"; do
 		name=${s%% *}
 		selected "$name" && [ -e "$WORK/runs/$name/.done" ] || continue
-		for t in l10n tatoeba flores; do matrix "$name" "$t"; done
+		for t in l10n tatoeba flores dev; do matrix "$name" "$t"; done
 	done
 }
 llr() { # NAME LEGEND
@@ -393,20 +397,29 @@ llr() { # NAME LEGEND
 		--max-dev-lines "$LLR_DEV_LINES" --max-test-lines "$LLR_TEST_LINES" --name "$2" \
 		--threads "$THREADS" --output "$out" >/dev/null 2>>"$WORK/llr.log" || failed "llr $1" "$WORK/llr.log"
 }
-# zs_bleu NAME: zero-shot BLEU of a system on the l10n test (the
+# zs_bleu NAME: zero-shot BLEU of a system on the l10n dev set (the
 # zero_shot.bleu field of eval-matrix table --json).
 zs_bleu() {
-	"$STRATA" eval-matrix table --json "$1=$WORK/eval/$1/l10n/matrix.json" |
+	"$STRATA" eval-matrix table --json "$1=$WORK/eval/$1/dev/matrix.json" |
 		sed -n '/"zero_shot": {/,/}/s/^ *"bleu": *\([-0-9.eE+]*\).*/\1/p'
 }
 # best NORM SYSTEM...: the trained, evaluated system of that norm with the
-# highest l10n zero-shot BLEU.
+# highest zero-shot BLEU on the l10n dev set. The choice never reads a
+# test set, whose scores are then the answer for the rows chosen. (Dev
+# lines 1-VALID_LINES of the supervised pairs chose each checkpoint; the
+# zero-shot pairs of dev lines were never used.) A system evaluated on the
+# test sets but not on dev, with no checkpoint left to evaluate, stops
+# the choice: name the rows with T4_PRE and T4_POST.
 best() {
 	local norm=$1 s name b top="" topb=-1
 	shift
 	for s in "$@"; do
 		name=${s%% *}
 		[[ "$name" == "$norm"-* ]] && [ -s "$WORK/eval/$name/l10n/matrix.json" ] || continue
+		if [ ! -s "$WORK/eval/$name/dev/matrix.json" ]; then
+			log "Table 4: $name has no l10n dev evaluation and no checkpoint to make one; set T4_PRE and T4_POST"
+			exit 1
+		fi
 		b=$(zs_bleu "$name")
 		if awk -v a="$b" -v c="$topb" 'BEGIN{exit !(a > c)}'; then top=$name topb=$b; fi
 	done
