@@ -122,20 +122,27 @@ type libreLanguage struct {
 	Targets []string `json:"targets"`
 }
 
-// handleLanguages lists the model's languages as LibreTranslate does;
-// every language is a target of every other (a multilingual model may
-// translate poorly in directions it was not trained on).
+// handleLanguages lists the model's languages as LibreTranslate does,
+// each with the targets it may be translated into: those of the
+// directions the model was trained on and its zero-shot ones
+// (data.Directions), every other language when they are unknown.
 func (s *Server) handleLanguages(w http.ResponseWriter, r *http.Request) {
 	langs := s.b.Vocab.Languages()
 	out := make([]libreLanguage, len(langs))
 	for i, l := range langs {
+		targets := []string{}
+		for _, t := range langs {
+			if s.b.Directions.Allows(l, t) {
+				targets = append(targets, t)
+			}
+		}
 		name := l
 		if tag, err := language.Parse(l); err == nil {
 			if n := display.English.Languages().Name(tag); n != "" {
 				name = n
 			}
 		}
-		out[i] = libreLanguage{Code: l, Name: name, Targets: langs}
+		out[i] = libreLanguage{Code: l, Name: name, Targets: targets}
 	}
 	writeJSON(w, http.StatusOK, out)
 }

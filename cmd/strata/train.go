@@ -146,7 +146,8 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 	o.Log = cmd.ErrOrStderr()
 	o.LogIsTerminal = term.IsTerminal(int(os.Stderr.Fd()))
 	info := rundir.Info{DataDir: f.dataDir, DataKey: ds.Manifest.Key, VocabHash: ds.Vocab.Hash(),
-		Model: o.Model.Summary(), Config: &o.Model, Command: strings.Join(os.Args, " ")}
+		Model: o.Model.Summary(), Config: &o.Model, Command: strings.Join(os.Args, " "),
+		TrainedDirections: ds.Manifest.TrainDirections(f.trainSplit).Strings()}
 	// every rank decides alike from what the directory holds; only rank 0
 	// moves an old run aside and writes run.json
 	if err := claimSaveDir(cmd, &o, f.restart, info, comm.Rank() == 0); err != nil {

@@ -27,6 +27,7 @@ type translateFlags struct {
 	alignLayer               int
 	shard                    string
 	catalog                  catalogFlags
+	trained                  []string
 }
 
 // searchFlags registers the search options shared by translate and the
@@ -80,6 +81,7 @@ placeholders and markup protected, marking the output for review
 	}
 	fl := cmd.Flags()
 	modelFlags(cmd, &f.models, &f.dataDir, &f.threads)
+	trainedDirectionsFlag(cmd, &f.trained)
 	decodersFlag(cmd, &f.workers)
 	fl.StringVarP(&f.input, "input", "i", "-", "input file, plain or gzip, a pipe or FIFO (- for standard input)")
 	fl.StringVarP(&f.output, "output", "o", "-", "output file (- for standard output; written atomically)")
@@ -112,6 +114,9 @@ func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 	}
 	tr.BatchSize, tr.MaxTokens, tr.MaxSrcLen, tr.Warn = f.batch, f.maxTokens, f.maxSrcLen, os.Stderr
 	tr.Align, tr.AlignLayer = f.align, f.alignLayer
+	if err := setTrainedDirections(tr.B, f.trained); err != nil {
+		return err
+	}
 	if err := tr.CheckDirection(f.src, f.tgt, f.pivot); err != nil {
 		return err
 	}
