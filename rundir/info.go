@@ -34,6 +34,10 @@ type Info struct {
 	// their targets only. Runs written before they were recorded lack
 	// them; translation then reads the data directory's manifest.
 	TrainedDirections []string `json:"trained_directions,omitempty"`
+	// Settings are the training settings of the last invocation, by flag
+	// name (Changes compares them on resumption); runs written before
+	// they were recorded lack them, and nothing is then compared.
+	Settings map[string]string `json:"settings,omitempty"`
 }
 
 // WriteInfo writes dir/run.json, with the data directory relative to dir.
