@@ -164,7 +164,7 @@ func shardInput(f *translateFlags, in io.Reader, so *decode.StreamOptions) (io.R
 		}
 	}
 	first, end := sh.Lines(so.Total)
-	fmt.Fprintf(os.Stderr, "shard %d/%d: lines %d-%d of %d in %s\n", sh.I, sh.N, first+1, end, so.Total, f.input)
+	fmt.Fprintf(os.Stderr, "shard %d/%d of %s: %s\n", sh.I, sh.N, f.input, sh.Describe(so.Total))
 	so.Total, so.FirstLine = end-first, first
 	return decode.LineRange(in, first, end), nil
 }
