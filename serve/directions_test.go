@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/langid"
 )
 
 // A model trained en→de only serves en→de: the reverse and copying are
@@ -60,5 +61,29 @@ func TestServerRefusesUntrainedDirections(t *testing.T) {
 	}
 	if got["en"] != "de" || got["de"] != "" {
 		t.Errorf("/languages %s: want en with target de only, de with none", buf.String())
+	}
+}
+
+// /detect chooses among the languages the model was trained to read.
+func TestDetectAmongTrainedSources(t *testing.T) {
+	b := testBundle(t)
+	b.Directions, _ = data.ParseDirections([]string{"en-de"})
+	o := testOptions()
+	o.LID = langid.NewFallback()
+	_, ts, _ := newTestServer(t, b, o)
+	resp, err := http.Post(ts.URL+"/detect", "application/json", strings.NewReader(`{"q": "Datei öffnen und speichern"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []detected
+	err = json.NewDecoder(resp.Body).Decode(&out)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range out {
+		if d.Language != "en" {
+			t.Errorf("detected %q, which the en→de model does not read", d.Language)
+		}
 	}
 }
