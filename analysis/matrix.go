@@ -41,6 +41,10 @@ type MatrixOptions struct {
 	HypDir string
 	// Log receives one line per translated direction (nil: discard).
 	Log io.Writer
+	// Trained, when not nil, are the evaluated model's training
+	// directions: only they count as supervised, and the default
+	// directions leave out those it cannot translate.
+	Trained TrainedDirections
 }
 
 // Scores are the metrics of one system output.
@@ -126,7 +130,7 @@ func EvalMatrix(ctx context.Context, tr Translator, ts *TestSet, opt MatrixOptio
 	}
 	dirs := opt.Directions
 	if len(dirs) == 0 {
-		dirs = AllDirections(ts.Languages(), opt.Pivot)
+		dirs = opt.allDirections(ts.Languages())
 	}
 	for _, d := range dirs {
 		if ts.Lines[d.Src] == nil || ts.Lines[d.Tgt] == nil {
@@ -148,7 +152,7 @@ func EvalMatrix(ctx context.Context, tr Translator, ts *TestSet, opt MatrixOptio
 		if err != nil {
 			return nil, err
 		}
-		row := DirectionResult{Direction: d, Kind: d.Kind(opt.Pivot), Hyp: d.String() + ".txt", Ref: absPath(ts.Files[d.Tgt])}
+		row := DirectionResult{Direction: d, Kind: opt.kind(d), Hyp: d.String() + ".txt", Ref: absPath(ts.Files[d.Tgt])}
 		if row.Scores, err = Score(hyps, ts.Lines[d.Tgt], d.Tgt, opt.Detector); err != nil {
 			return nil, fmt.Errorf("%s: %w", d, err)
 		}
@@ -195,7 +199,7 @@ func (r *matrixRun) pivotLegs(dirs []Direction) []string {
 	}
 	var legs []string
 	for _, d := range dirs {
-		if d.Kind(r.opt.Pivot) != ZeroShot {
+		if r.opt.kind(d) != ZeroShot {
 			continue
 		}
 		first := Direction{d.Src, r.opt.Pivot}.String()

@@ -111,11 +111,11 @@ func present(files map[string]string, langs []string) []string {
 // suiteDirections assigns directions to parts: every direction of every
 // part when want is empty, else each wanted direction to the part that has
 // both its languages (an error when none has).
-func suiteDirections(s *TestSuite, want []Direction, pivot string) ([][]Direction, error) {
+func suiteDirections(s *TestSuite, want []Direction, opt *MatrixOptions) ([][]Direction, error) {
 	out := make([][]Direction, len(s.Parts))
 	if len(want) == 0 {
 		for i, p := range s.Parts {
-			out[i] = AllDirections(p.Languages(), pivot)
+			out[i] = opt.allDirections(p.Languages())
 		}
 		return out, nil
 	}
@@ -150,7 +150,7 @@ func EvalSuite(ctx context.Context, tr Translator, s *TestSuite, opt MatrixOptio
 	if opt.Pivot == "" {
 		opt.Pivot = "en"
 	}
-	dirs, err := suiteDirections(s, opt.Directions, opt.Pivot)
+	dirs, err := suiteDirections(s, opt.Directions, &opt)
 	if err != nil {
 		return nil, err
 	}

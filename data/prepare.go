@@ -124,7 +124,7 @@ type corpusJob struct {
 // Prepare builds the data directory outDir from cfg: the subword model, the
 // vocabulary, the binarised corpora and, last, the manifest. A rerun whose
 // config and inputs are unchanged does nothing.
-func Prepare(cfg *Config, outDir string, opt PrepareOptions) (*Report, error) {
+func Prepare(cfg *Config, outDir string, opt PrepareOptions) (_ *Report, err error) {
 	start := time.Now()
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
@@ -145,9 +145,6 @@ func Prepare(cfg *Config, outDir string, opt PrepareOptions) (*Report, error) {
 		old.Report.UpToDate = true
 		return &old.Report, nil
 	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return nil, err
-	}
 	// From here on the directory is incomplete until the new manifest lands.
 	if err := os.Remove(filepath.Join(outDir, ManifestFile)); err != nil && !os.IsNotExist(err) {
 		return nil, err
@@ -159,6 +156,19 @@ func Prepare(cfg *Config, outDir string, opt PrepareOptions) (*Report, error) {
 	rep := &Report{}
 	vocab, err := buildVocab(cfg, jobs, opt, &rep.BPE)
 	if err != nil {
+		return nil, err
+	}
+	// the directory is made only now, when there is something to write:
+	// reading and learning the vocabulary take the longest, and a prepare
+	// interrupted or failing then leaves no empty directory behind
+	if _, statErr := os.Stat(outDir); os.IsNotExist(statErr) {
+		defer func() {
+			if err != nil {
+				os.Remove(outDir) // only if still empty
+			}
+		}()
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}
 	m := &Manifest{

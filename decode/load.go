@@ -25,6 +25,11 @@ type Bundle struct {
 	// an ensemble (LoadEnsemble).
 	Models     []model.Model
 	ModelPaths []string
+	// Directions are the directions the model was trained on (unknown,
+	// allowing every direction, when neither run.json nor the data
+	// directory's manifest records them): it translates from their
+	// sources into their targets only.
+	Directions data.Directions
 
 	// int8Only is set once the models' float32 projections were released
 	// for int8 decoding (Searcher).
@@ -117,14 +122,18 @@ func Load(modelPath, dataDir string) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
+	info, infoErr := rundir.ReadInfo(runDir)
 	if dataDir == "" {
-		info, err := rundir.ReadInfo(runDir)
-		if err != nil {
-			return nil, fmt.Errorf("no --data given and %w", err)
+		if infoErr != nil {
+			return nil, fmt.Errorf("no --data given and %w", infoErr)
 		}
 		dataDir = info.DataDir
 	}
 	v, seq, err := OpenVocab(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	dirs, err := trainedDirections(info, runDir, dataDir)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +142,25 @@ func Load(modelPath, dataDir string) (*Bundle, error) {
 		return nil, err
 	}
 	return &Bundle{Model: m, Vocab: v, Seq: seq, ModelPath: path, DataDir: dataDir,
-		Models: []model.Model{m}, ModelPaths: []string{path}}, nil
+		Models: []model.Model{m}, ModelPaths: []string{path}, Directions: dirs}, nil
+}
+
+// trainedDirections are the directions run.json records, else those of
+// the train split of the data directory's manifest: runs written before
+// run.json recorded them were trained on that split.
+func trainedDirections(info rundir.Info, runDir, dataDir string) (data.Directions, error) {
+	if len(info.TrainedDirections) > 0 {
+		d, err := data.ParseDirections(info.TrainedDirections)
+		if err != nil {
+			return d, fmt.Errorf("%s: %w", filepath.Join(runDir, rundir.InfoFile), err)
+		}
+		return d, nil
+	}
+	man, err := data.ReadManifest(dataDir)
+	if err != nil {
+		return data.Directions{}, err
+	}
+	return man.TrainDirections("train"), nil
 }
 
 // loadFor loads a model file and checks that it fits vocabulary v.

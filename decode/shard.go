@@ -75,3 +75,14 @@ func (l *lineRange) Read(p []byte) (int, error) {
 	l.pending = l.pending[n:]
 	return n, nil
 }
+
+// Describe says which lines of a corpus of total lines the shard holds,
+// for the log: "lines 5-8 of 13", or, for a shard left empty because
+// there are fewer lines than shards, that it has none.
+func (s Shard) Describe(total int) string {
+	first, end := s.Lines(total)
+	if first == end {
+		return fmt.Sprintf("no lines (%d lines in %d shards leave this one empty; its output is empty)", total, s.N)
+	}
+	return fmt.Sprintf("lines %d-%d of %d", first+1, end, total)
+}

@@ -51,3 +51,17 @@ func TestShardsPartitionLines(t *testing.T) {
 		}
 	}
 }
+
+func TestShardDescribeEmptyShard(t *testing.T) {
+	sh, err := ParseShard("1/99")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sh.Describe(13); !strings.Contains(got, "no lines") || strings.Contains(got, "1-0") {
+		t.Errorf("shard 1/99 of 13 lines: %q", got)
+	}
+	sh, _ = ParseShard("2/3")
+	if got := sh.Describe(13); got != "lines 5-8 of 13" {
+		t.Errorf("shard 2/3 of 13 lines: %q", got)
+	}
+}

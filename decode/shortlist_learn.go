@@ -35,11 +35,27 @@ func DefaultShortlistOptions() ShortlistOptions {
 	return ShortlistOptions{K: 50, Frequent: 2000, Score: "dice", MinCount: 1}
 }
 
+// Validate checks the options for a vocabulary of vocab tokens, so that a
+// command can refuse them before it reads or writes anything.
+func (opt ShortlistOptions) Validate(vocab int) error {
+	switch {
+	case opt.K < 0 || opt.K > vocab:
+		return fmt.Errorf("shortlist: --k %d: must be between 0 and the vocabulary size %d", opt.K, vocab)
+	case opt.Frequent < 0:
+		return fmt.Errorf("shortlist: --frequent %d: must be at least 0", opt.Frequent)
+	case opt.Score != "dice" && opt.Score != "cond":
+		return fmt.Errorf("shortlist: --score %q: want dice or cond", opt.Score)
+	case opt.MinCount < 1:
+		return fmt.Errorf("shortlist: --min-count %d: must be at least 1 (sentence pairs a source and target token share)", opt.MinCount)
+	}
+	return nil
+}
+
 // LearnShortlist learns a shortlist from a split's sentence pairs.
 // vocab is the (target) vocabulary size.
 func LearnShortlist(split *data.Split, vocab int, opt ShortlistOptions) (*Shortlist, error) {
-	if opt.K < 0 || opt.Frequent < 0 || (opt.Score != "dice" && opt.Score != "cond") {
-		return nil, fmt.Errorf("shortlist: k %d, frequent %d and score %q: need k, frequent >= 0 and score dice or cond", opt.K, opt.Frequent, opt.Score)
+	if err := opt.Validate(vocab); err != nil {
+		return nil, err
 	}
 	n := split.Len()
 	// each pair's distinct source and target tokens, flattened

@@ -194,8 +194,21 @@ func (t *Translator) directionPrefix(src, tgt string) ([]int32, error) {
 	return t.B.Seq.DecoderPrefix(tgt)
 }
 
-func (t *Translator) leg(lines []string, src, tgt, what string) ([]Result, error) {
+// translationPrefix is directionPrefix for a direction the model was
+// trained to translate (Bundle.Directions): seen in training, or zero-shot.
+func (t *Translator) translationPrefix(src, tgt string) ([]int32, error) {
 	prefix, err := t.directionPrefix(src, tgt)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.B.Directions.Check(src, tgt); err != nil {
+		return nil, err
+	}
+	return prefix, nil
+}
+
+func (t *Translator) leg(lines []string, src, tgt, what string) ([]Result, error) {
+	prefix, err := t.translationPrefix(src, tgt)
 	if err != nil {
 		return nil, fmt.Errorf("%s%w", what, err)
 	}

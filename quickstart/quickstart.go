@@ -148,7 +148,8 @@ func trainModel(ctx context.Context, o Options, ds *data.Dataset, runDir string)
 		return nil, err
 	}
 	if err := rundir.WriteInfo(runDir, rundir.Info{DataDir: ds.Dir, DataKey: ds.Manifest.Key,
-		VocabHash: cfg.VocabHash, Model: cfg.Summary(), Config: &cfg, Command: "strata quickstart"}); err != nil {
+		VocabHash: cfg.VocabHash, Model: cfg.Summary(), Config: &cfg, Command: "strata quickstart",
+		TrainedDirections: ds.Manifest.TrainDirections("train").Strings()}); err != nil {
 		return nil, err
 	}
 	// a fresh run each time: the budget is what the README promises

@@ -29,6 +29,15 @@ type Info struct {
 	Model     string        `json:"model_config_summary"`
 	Config    *model.Config `json:"model_config,omitempty"`
 	Command   string        `json:"command,omitempty"`
+	// TrainedDirections are the directions of the training data (SRC-TGT,
+	// from its manifest): the model translates from their sources into
+	// their targets only. Runs written before they were recorded lack
+	// them; translation then reads the data directory's manifest.
+	TrainedDirections []string `json:"trained_directions,omitempty"`
+	// Settings are the training settings of the last invocation, by flag
+	// name (Changes compares them on resumption); runs written before
+	// they were recorded lack them, and nothing is then compared.
+	Settings map[string]string `json:"settings,omitempty"`
 }
 
 // WriteInfo writes dir/run.json, with the data directory relative to dir.

@@ -19,9 +19,21 @@ type detected struct {
 }
 
 // sourceLanguages are the languages "auto" and /detect choose among: the
-// model's languages (an identifier's overall best, say Norwegian for a
-// short English line, is of no use to a model that does not read it).
-func (s *Server) sourceLanguages() []string { return s.b.Vocab.Languages() }
+// languages the model was trained to read, or all of its languages when
+// that is unknown (an identifier's overall best, say Norwegian for a short
+// English line, is of no use to a model that does not read it).
+func (s *Server) sourceLanguages() []string {
+	if !s.b.Directions.Known() {
+		return s.b.Vocab.Languages()
+	}
+	var out []string
+	for _, l := range s.b.Vocab.Languages() {
+		if slices.Contains(s.b.Directions.Sources(), l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
 
 // detect ranks the model's source languages for texts as LibreTranslate
 // ranks its installed ones: each text's probabilities in percent, a

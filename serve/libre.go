@@ -135,14 +135,21 @@ type libreLanguage struct {
 	Targets []string `json:"targets"`
 }
 
-// handleLanguages lists the model's languages as LibreTranslate does;
-// every language is a target of every other (a multilingual model may
-// translate poorly in directions it was not trained on).
+// handleLanguages lists the model's languages as LibreTranslate does,
+// each with the targets it may be translated into: those of the
+// directions the model was trained on and its zero-shot ones
+// (data.Directions), every other language when they are unknown.
 func (s *Server) handleLanguages(w http.ResponseWriter, r *http.Request) {
 	langs := s.b.Vocab.Languages()
 	out := make([]libreLanguage, len(langs))
 	for i, l := range langs {
-		out[i] = libreLanguage{Code: l, Name: languageName(l), Targets: langs}
+		targets := []string{}
+		for _, t := range langs {
+			if s.b.Directions.Allows(l, t) {
+				targets = append(targets, t)
+			}
+		}
+		out[i] = libreLanguage{Code: l, Name: languageName(l), Targets: targets}
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -69,7 +69,8 @@ func newLogger(o Options, update int, write bool) (*logger, error) {
 // "resume" record naming the update this invocation starts from: the file
 // is only ever appended to, and rundir.ReadMetrics drops the earlier records past
 // that update (written after the checkpoint resumed from), so each update
-// is read once. A last line cut short by a crash is ended first, so that
+// is read once. Settings changed since the run last trained are listed
+// under "changed". A last line cut short by a crash is ended first, so that
 // the marker starts a line of its own.
 func (l *logger) markStart(update int) error {
 	st, err := l.jsonl.Stat()
@@ -83,7 +84,11 @@ func (l *logger) markStart(update int) error {
 	if last[0] != '\n' {
 		l.buf = append(l.buf, '\n')
 	}
-	l.record(map[string]any{"type": rundir.RecordResume, "update": update})
+	rec := map[string]any{"type": rundir.RecordResume, "update": update}
+	if len(l.opts.ResumeChanges) > 0 {
+		rec["changed"] = l.opts.ResumeChanges
+	}
+	l.record(rec)
 	return l.flush()
 }
 

@@ -51,10 +51,13 @@ type Options struct {
 	// MaxBadUpdates: stop after this many non-finite updates in a row.
 	MaxBadUpdates int `yaml:"max_bad_updates"`
 
-	SaveDir      string `yaml:"save_dir"`
-	Resume       bool   `yaml:"-"`
-	LogInterval  int    `yaml:"log_interval"`
-	LogGradNorms bool   `yaml:"log_grad_norms"`
+	SaveDir string `yaml:"save_dir"`
+	Resume  bool   `yaml:"-"`
+	// ResumeChanges name the settings changed since the run last trained
+	// ("--lr 0.001 → 0.0005"); the resume record lists them.
+	ResumeChanges []string `yaml:"-"`
+	LogInterval   int      `yaml:"log_interval"`
+	LogGradNorms  bool     `yaml:"log_grad_norms"`
 	// Threads is the number of kernel threads (0: GOMAXPROCS).
 	Threads int `yaml:"threads"`
 	// Workers splits every batch by sentences into this many shards

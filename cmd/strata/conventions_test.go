@@ -42,6 +42,9 @@ func TestOldFlagSpellings(t *testing.T) {
 		{[]string{"translate"}, []string{"-m", "M"}, "model", "[M]"},
 		{[]string{"eval"}, []string{"-i", "H"}, "hyp", "H"},
 		{[]string{"eval"}, []string{"-m", "ter"}, "metrics", "[ter]"},
+		{[]string{"eval"}, []string{"--reference", "R"}, "ref", "[R]"},
+		{[]string{"quantize"}, []string{"-m", "M"}, "model", "M"},
+		{[]string{"quantize"}, []string{"-o", "O"}, "output", "O"},
 	} {
 		resetFlags(rootCmd)
 		cmd, _, err := rootCmd.Find(c.cmd)

@@ -86,7 +86,8 @@ docs/metrics.md.`,
 	fl.Uint64Var(&f.seed, "seed", metrics.DefaultBootstrapSeed, "bootstrap seed (sacreBLEU's SACREBLEU_SEED)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object per metric and line")
 	fl.IntVar(&f.width, "width", 2, "decimals printed for scores")
-	rootCmd.AddCommand(cmd)
+	// --reference as score-nll takes it
+	rootCmd.AddCommand(aliases(cmd, map[string]string{"reference": "ref"}))
 }
 
 // namedMetric is a metric with what is needed to print it.

@@ -18,7 +18,7 @@ import (
 type evalMatrixFlags struct {
 	models                                   []string
 	dataDir, pivotModel, test, out, lidModel string
-	langs, directions                        []string
+	langs, directions, trained               []string
 	pivot                                    string
 	noPivot                                  bool
 	maxLines, batch, maxTokens, threads      int
@@ -53,6 +53,7 @@ or search options change). 'strata eval-matrix table' compares systems.`,
 	}
 	fl := cmd.Flags()
 	modelFlags(cmd, &f.models, &f.dataDir, &f.threads)
+	trainedDirectionsFlag(cmd, &f.trained)
 	decodersFlag(cmd, &f.workers)
 	fl.StringVar(&f.test, "test", "", "test directory: n-way (test.LANG, FLORES *.devtest), a pair (test.ita, test.nld), or a directory of pair directories (Tatoeba)")
 	fl.StringVarP(&f.out, "output", "o", "", "output directory")
@@ -79,6 +80,9 @@ func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := setTrainedDirections(tr.B, f.trained); err != nil {
+		return err
+	}
 	langs, strict := f.langs, len(f.langs) > 0
 	if !strict {
 		langs = tr.B.Vocab.Languages()
@@ -92,7 +96,7 @@ func runEvalMatrix(cmd *cobra.Command, f *evalMatrixFlags) error {
 		return err
 	}
 	opt := analysis.MatrixOptions{Pivot: f.pivot, NoPivot: f.noPivot, Detector: det, DetectorFallback: fallback,
-		HypDir: filepath.Join(f.out, "hyp"), Log: log}
+		HypDir: filepath.Join(f.out, "hyp"), Log: log, Trained: tr.B.Directions}
 	if opt.Directions, err = parseDirections(f.directions); err != nil {
 		return err
 	}

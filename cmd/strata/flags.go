@@ -5,6 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/strata-nmt/strata/data"
+	"github.com/strata-nmt/strata/decode"
 )
 
 // One name per meaning across commands (docs/cli.md):
@@ -50,4 +53,25 @@ func aliases(cmd *cobra.Command, old map[string]string) *cobra.Command {
 		return prev(f, name)
 	})
 	return cmd
+}
+
+// trainedDirectionsFlag registers --trained-directions, for models whose
+// run.json and data manifest do not say which directions they were
+// trained on.
+func trainedDirectionsFlag(cmd *cobra.Command, specs *[]string) {
+	cmd.Flags().StringSliceVar(specs, "trained-directions", nil, "directions the model was trained on, e.g. en-de,de-en (default: from its run.json, else its data directory's manifest); it translates from their sources into their targets only")
+}
+
+// setTrainedDirections gives b the directions of --trained-directions,
+// when given.
+func setTrainedDirections(b *decode.Bundle, specs []string) error {
+	if len(specs) == 0 {
+		return nil
+	}
+	d, err := data.ParseDirections(specs)
+	if err != nil {
+		return fmt.Errorf("--trained-directions: %w", err)
+	}
+	b.Directions = d
+	return nil
 }

@@ -56,7 +56,7 @@ not affected. See docs/decoding.md.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&modelPath, "model", "", "run directory or model/checkpoint file")
-	fl.StringVar(&output, "output", "", "directory to write model.bin (and run.json) into")
+	fl.StringVarP(&modelPath, "model", "m", "", "run directory or model/checkpoint file")
+	fl.StringVarP(&output, "output", "o", "", "directory to write model.bin (and run.json) into")
 	rootCmd.AddCommand(cmd)
 }

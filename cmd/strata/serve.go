@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	var models []string
+	var models, trained []string
 	var dataDir, addr, lidModel string
 	var logJSON bool
 	o := serve.Defaults()
@@ -43,6 +43,9 @@ exits at once.`,
 			if err != nil {
 				return err
 			}
+			if err := setTrainedDirections(b, trained); err != nil {
+				return err
+			}
 			if o.LID, _, err = loadIdentifier(lidModel, cmd.ErrOrStderr()); err != nil {
 				return err
 			}
@@ -63,6 +66,7 @@ exits at once.`,
 	}
 	fl := cmd.Flags()
 	modelFlags(cmd, &models, &dataDir, nil)
+	trainedDirectionsFlag(cmd, &trained)
 	computeFlags(fl, &o.Search)
 	fl.StringVar(&addr, "addr", "localhost:8080", "listen address (port 0: any free port)")
 	fl.StringVar(&lidModel, "lid-model", "", "language ID of outputs and LibreTranslate's source \"auto\": "+lidRuleHelp)

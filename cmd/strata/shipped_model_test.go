@@ -38,3 +38,18 @@ func TestShippedModelTranslates(t *testing.T) {
 		}
 	}
 }
+
+// The README, where a new user meets the shipped model, says what it
+// cannot do: it knows software text only, and English→German only.
+func TestReadmeSaysWhatTheShippedModelKnows(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(b)), " ")
+	for _, want := range []string{"software text only", "English into German only"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("README.md does not say %q about models/l10n-en-de", want)
+		}
+	}
+}

@@ -36,6 +36,15 @@ sources' lists. See docs/decoding.md.`,
 			if err != nil {
 				return err
 			}
+			// every argument is checked before the output is written
+			if err := opt.Validate(ds.Vocab.Size()); err != nil {
+				return err
+			}
+			if report != "" {
+				if _, err := ds.Split(report); err != nil {
+					return fmt.Errorf("--report: %w", err)
+				}
+			}
 			sl, err := decode.LearnShortlist(sp, ds.Vocab.Size(), opt)
 			if err != nil {
 				return err

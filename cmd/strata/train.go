@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -25,7 +26,7 @@ type trainFlags struct {
 	betas                                                string
 	evalBLEU                                             int
 	finetuneFrom                                         string
-	restart                                              bool
+	restart, allowChangedBatches                         bool
 }
 
 func init() {
@@ -90,6 +91,7 @@ starts afresh. Nothing is ever deleted.`,
 	fl.Uint64Var(&o.Seed, "seed", o.Seed, "random seed (initialisation, dropout, batch order)")
 	fl.BoolVar(&o.Resume, "resume", false, "continue from RUN/checkpoint_last.bin (the default when --save-dir holds a run with the same model and data)")
 	fl.BoolVar(&f.restart, "restart", false, "move a run already in --save-dir aside (to RUN.old-DATE) and start afresh")
+	fl.BoolVar(&f.allowChangedBatches, "allow-changed-batches", false, "resume even though a setting of the batch plan (--seed, --max-tokens, --update-freq, --batch-size, --lang-temperature, --train-split) changed")
 	fl.IntVar(&o.LogInterval, "log-interval", o.LogInterval, "updates between log lines")
 	fl.BoolVar(&o.LogGradNorms, "log-grad-norms", false, "log per-layer gradient norms to metrics.jsonl")
 	fl.IntVar(&o.Threads, "threads", 0, "kernel threads (0: all cores)")
@@ -146,10 +148,14 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 	o.Log = cmd.ErrOrStderr()
 	o.LogIsTerminal = term.IsTerminal(int(os.Stderr.Fd()))
 	info := rundir.Info{DataDir: f.dataDir, DataKey: ds.Manifest.Key, VocabHash: ds.Vocab.Hash(),
-		Model: o.Model.Summary(), Config: &o.Model, Command: strings.Join(os.Args, " ")}
+		Model: o.Model.Summary(), Config: &o.Model, Command: strings.Join(os.Args, " "),
+		TrainedDirections: ds.Manifest.TrainDirections(f.trainSplit).Strings(), Settings: trainSettings(cmd)}
 	// every rank decides alike from what the directory holds; only rank 0
 	// moves an old run aside and writes run.json
-	if err := claimSaveDir(cmd, &o, f.restart, info, comm.Rank() == 0); err != nil {
+	if err := claimSaveDir(cmd, &o, f, info, comm.Rank() == 0); err != nil {
+		if errors.Is(err, errFinished) {
+			return nil
+		}
 		return err
 	}
 	if comm.Rank() == 0 {
@@ -236,7 +242,8 @@ func parseAdam(o *train.Options, f trainFlags) error {
 // continued when its model and data are the ones asked for, refused with
 // the differing settings otherwise, or, with --restart, moved aside to a
 // dated folder. Nothing is deleted.
-func claimSaveDir(cmd *cobra.Command, o *train.Options, restart bool, now rundir.Info, lead bool) error {
+func claimSaveDir(cmd *cobra.Command, o *train.Options, f trainFlags, now rundir.Info, lead bool) error {
+	restart := f.restart
 	if restart && o.Resume {
 		return fmt.Errorf("train: --restart and --resume exclude each other")
 	}
@@ -257,6 +264,9 @@ func claimSaveDir(cmd *cobra.Command, o *train.Options, restart bool, now rundir
 	}
 	if diffs := old.Differences(now); len(diffs) > 0 {
 		return &rundir.MismatchError{Dir: o.SaveDir, Diffs: diffs}
+	}
+	if err := resumeSettings(cmd, o, f, old, now, lead); err != nil {
+		return err
 	}
 	if !o.Resume && lead {
 		at := "from its last checkpoint"

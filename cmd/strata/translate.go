@@ -27,6 +27,7 @@ type translateFlags struct {
 	alignLayer               int
 	shard                    string
 	catalog                  catalogFlags
+	trained                  []string
 }
 
 // searchFlags registers the search options shared by translate and the
@@ -80,6 +81,7 @@ placeholders and markup protected, marking the output for review
 	}
 	fl := cmd.Flags()
 	modelFlags(cmd, &f.models, &f.dataDir, &f.threads)
+	trainedDirectionsFlag(cmd, &f.trained)
 	decodersFlag(cmd, &f.workers)
 	fl.StringVarP(&f.input, "input", "i", "-", "input file, plain or gzip, a pipe or FIFO (- for standard input)")
 	fl.StringVarP(&f.output, "output", "o", "-", "output file (- for standard output; written atomically)")
@@ -112,6 +114,9 @@ func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 	}
 	tr.BatchSize, tr.MaxTokens, tr.MaxSrcLen, tr.Warn = f.batch, f.maxTokens, f.maxSrcLen, os.Stderr
 	tr.Align, tr.AlignLayer = f.align, f.alignLayer
+	if err := setTrainedDirections(tr.B, f.trained); err != nil {
+		return err
+	}
 	if err := tr.CheckDirection(f.src, f.tgt, f.pivot); err != nil {
 		return err
 	}
@@ -159,7 +164,7 @@ func shardInput(f *translateFlags, in io.Reader, so *decode.StreamOptions) (io.R
 		}
 	}
 	first, end := sh.Lines(so.Total)
-	fmt.Fprintf(os.Stderr, "shard %d/%d: lines %d-%d of %d in %s\n", sh.I, sh.N, first+1, end, so.Total, f.input)
+	fmt.Fprintf(os.Stderr, "shard %d/%d of %s: %s\n", sh.I, sh.N, f.input, sh.Describe(so.Total))
 	so.Total, so.FirstLine = end-first, first
 	return decode.LineRange(in, first, end), nil
 }
