@@ -91,7 +91,7 @@ starts afresh. Nothing is ever deleted.`,
 	fl.Uint64Var(&o.Seed, "seed", o.Seed, "random seed (initialisation, dropout, batch order)")
 	fl.BoolVar(&o.Resume, "resume", false, "continue from RUN/checkpoint_last.bin (the default when --save-dir holds a run with the same model and data)")
 	fl.BoolVar(&f.restart, "restart", false, "move a run already in --save-dir aside (to RUN.old-DATE) and start afresh")
-	fl.BoolVar(&f.allowChangedBatches, "allow-changed-batches", false, "resume even though a setting of the batch plan (--seed, --max-tokens, --update-freq, --batch-size, --lang-temperature, --train-split) changed")
+	fl.BoolVar(&f.allowChangedBatches, "allow-changed-batches", false, "resume even though a setting of the batch plan (--seed, --max-tokens, --update-freq, --batch-size, --lang-temperature, --train-split) or the data (same vocabulary) changed")
 	fl.IntVar(&o.LogInterval, "log-interval", o.LogInterval, "updates between log lines")
 	fl.BoolVar(&o.LogGradNorms, "log-grad-norms", false, "log per-layer gradient norms to metrics.jsonl")
 	fl.IntVar(&o.Threads, "threads", 0, "kernel threads (0: all cores)")
@@ -262,8 +262,13 @@ func claimSaveDir(cmd *cobra.Command, o *train.Options, f trainFlags, now rundir
 		fmt.Fprintf(cmd.ErrOrStderr(), "moved the earlier run in %s to %s\n", o.SaveDir, moved)
 		return nil
 	}
-	if diffs := old.Differences(now); len(diffs) > 0 {
+	diffs, data := splitDataChanges(old.Differences(now), f.allowChangedBatches)
+	if len(diffs) > 0 {
 		return &rundir.MismatchError{Dir: o.SaveDir, Diffs: diffs}
+	}
+	o.ResumeChanges = append(o.ResumeChanges, data...)
+	if len(data) > 0 && lead {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: continuing on other data (--allow-changed-batches): %s (recorded in metrics.jsonl's resume record)\n", o.SaveDir, strings.Join(data, "; "))
 	}
 	if err := resumeSettings(cmd, o, f, old, now, lead); err != nil {
 		return err
@@ -277,4 +282,23 @@ func claimSaveDir(cmd *cobra.Command, o *train.Options, f trainFlags, now rundir
 	}
 	o.Resume = true
 	return nil
+}
+
+// splitDataChanges separates a changed data directory from the other
+// differences of a run: the data is part of the batch plan, so
+// --allow-changed-batches accepts it as it accepts a new seed, while a
+// changed model or vocabulary is always refused (the checkpoint could not
+// be read into it).
+func splitDataChanges(diffs []string, allow bool) (refused, data []string) {
+	if !allow {
+		return diffs, nil
+	}
+	for _, d := range diffs {
+		if strings.HasPrefix(d, "data: ") {
+			data = append(data, d)
+		} else {
+			refused = append(refused, d)
+		}
+	}
+	return refused, data
 }

@@ -78,3 +78,33 @@ func TestResumeComparesSettings(t *testing.T) {
 	os.WriteFile(info, b, 0o644)
 	run(t, trainArgs(data, save, "--max-update", "8", "--seed", "5", "--save-interval-updates", "2")...)
 }
+
+// Other data (here the same corpus under another manifest key) changes the
+// batch plan: refused by default, continued and recorded with
+// --allow-changed-batches.
+func TestResumeOnOtherDataNeedsAllowChangedBatches(t *testing.T) {
+	data := filepath.Join(quickstartDir(t), "data")
+	other := filepath.Join(t.TempDir(), "data")
+	if err := os.CopyFS(other, os.DirFS(data)); err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(other, "manifest.json")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, manifest)), &m); err != nil {
+		t.Fatal(err)
+	}
+	m["key"] = "0123456789abcdef"
+	b, _ := json.Marshal(m)
+	if err := os.WriteFile(manifest, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	save := filepath.Join(t.TempDir(), "run")
+	run(t, trainArgs(data, save, "--max-update", "2", "--save-interval-updates", "2")...)
+	if _, _, err := runErr(trainArgs(other, save, "--max-update", "4", "--save-interval-updates", "2")...); err == nil || !strings.Contains(err.Error(), "data:") {
+		t.Fatalf("resume on other data: %v, want a refusal naming the data", err)
+	}
+	run(t, trainArgs(other, save, "--max-update", "4", "--save-interval-updates", "2", "--allow-changed-batches")...)
+	if changed, _ := json.Marshal(lastResume(t, save)["changed"]); !strings.Contains(string(changed), "data: ") {
+		t.Errorf("resume record after --allow-changed-batches on other data: %s", changed)
+	}
+}
