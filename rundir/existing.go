@@ -67,43 +67,51 @@ func readCheckpointMeta(path string) (checkpointMeta, error) {
 // means the new run may continue it. Settings that training may change on
 // resumption (dropout, schedule, budget) are not compared.
 func (e *Existing) Differences(now Info) []string {
-	var diffs []string
+	model, data := e.SplitDifferences(now)
+	return append(model, data...)
+}
+
+// SplitDifferences is Differences in two parts: what the checkpoint could
+// not continue (model and vocabulary), and other data under the same
+// vocabulary, which only changes the batch plan.
+func (e *Existing) SplitDifferences(now Info) (model, data []string) {
 	old := e.Checkpoint
 	if old == nil && e.Info != nil {
 		old = e.Info.Config
 	}
 	if old != nil && now.Config != nil {
 		for _, d := range old.ArchDiff(*now.Config) {
-			diffs = append(diffs, "model "+d)
+			model = append(model, "model "+d)
 		}
 		if a, b := old.VocabHash, now.Config.VocabHash; a != "" && b != "" && a != b {
-			diffs = append(diffs, fmt.Sprintf("vocabulary of the model: %s → %s", a, b))
+			model = append(model, fmt.Sprintf("vocabulary of the model: %s → %s", a, b))
 		}
 	}
-	if e.Info != nil {
-		diffs = append(diffs, e.Info.dataDifferences(now)...)
+	if e.Info == nil {
+		return model, nil
 	}
-	return diffs
+	if a, b := e.Info.VocabHash, now.VocabHash; a != "" && b != "" && a != b {
+		model = append(model, fmt.Sprintf("vocabulary: %s → %s", a, b))
+	}
+	if d := e.Info.dataDifference(now); d != "" {
+		data = append(data, d)
+	}
+	return model, data
 }
 
-// dataDifferences compares data directories by content (manifest key and
-// vocabulary hash) where both runs recorded it, else by path: a data
-// directory moved elsewhere is the same data.
-func (old Info) dataDifferences(now Info) []string {
-	var diffs []string
-	if old.VocabHash != "" && now.VocabHash != "" && old.VocabHash != now.VocabHash {
-		diffs = append(diffs, fmt.Sprintf("vocabulary: %s → %s", old.VocabHash, now.VocabHash))
-	}
+// dataDifference compares data directories by content (manifest key) where
+// both runs recorded it, else by path: a data directory moved elsewhere is
+// the same data.
+func (old Info) dataDifference(now Info) string {
 	switch {
 	case old.DataKey != "" && now.DataKey != "":
 		if old.DataKey != now.DataKey {
-			diffs = append(diffs, fmt.Sprintf("data: %s → %s (other corpora or preparation settings)", old.DataDir, now.DataDir))
+			return fmt.Sprintf("data: %s → %s (other corpora or preparation settings)", old.DataDir, now.DataDir)
 		}
-	case samePath(old.DataDir, now.DataDir):
-	default:
-		diffs = append(diffs, fmt.Sprintf("data: %s → %s", old.DataDir, now.DataDir))
+	case !samePath(old.DataDir, now.DataDir):
+		return fmt.Sprintf("data: %s → %s", old.DataDir, now.DataDir)
 	}
-	return diffs
+	return ""
 }
 
 func samePath(a, b string) bool {

@@ -262,7 +262,11 @@ func claimSaveDir(cmd *cobra.Command, o *train.Options, f trainFlags, now rundir
 		fmt.Fprintf(cmd.ErrOrStderr(), "moved the earlier run in %s to %s\n", o.SaveDir, moved)
 		return nil
 	}
-	diffs, data := splitDataChanges(old.Differences(now), f.allowChangedBatches)
+	diffs, data := old.SplitDifferences(now)
+	if !f.allowChangedBatches {
+		// other data changes the batch plan: refused like a new seed
+		diffs, data = append(diffs, data...), nil
+	}
 	if len(diffs) > 0 {
 		return &rundir.MismatchError{Dir: o.SaveDir, Diffs: diffs}
 	}
@@ -282,23 +286,4 @@ func claimSaveDir(cmd *cobra.Command, o *train.Options, f trainFlags, now rundir
 	}
 	o.Resume = true
 	return nil
-}
-
-// splitDataChanges separates a changed data directory from the other
-// differences of a run: the data is part of the batch plan, so
-// --allow-changed-batches accepts it as it accepts a new seed, while a
-// changed model or vocabulary is always refused (the checkpoint could not
-// be read into it).
-func splitDataChanges(diffs []string, allow bool) (refused, data []string) {
-	if !allow {
-		return diffs, nil
-	}
-	for _, d := range diffs {
-		if strings.HasPrefix(d, "data: ") {
-			data = append(data, d)
-		} else {
-			refused = append(refused, d)
-		}
-	}
-	return refused, data
 }
