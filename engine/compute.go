@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"slices"
+
+	"github.com/strata-nmt/strata/engine/internal/format"
 )
 
 // ComputeType is how an inference graph computes: the format of its
@@ -33,18 +35,18 @@ var (
 // (--compute-type, --cache-type, --int8-bits); empty strings and 0 leave
 // the defaults to ResolveComputeType.
 func ParseComputeType(products, cache string, int8Bits int) (ComputeType, error) {
-	p, err := parseFormat(products, "compute", func(x formatFacts) bool { return x.products })
+	p, err := format.Parse(products, "compute", format.Format.Products)
 	if err != nil {
 		return ComputeType{}, err
 	}
-	c, err := parseFormat(cache, "cache", func(x formatFacts) bool { return x.cache })
+	c, err := format.Parse(cache, "cache", format.Format.Cache)
 	if err != nil {
 		return ComputeType{}, err
 	}
 	if int8Bits != 0 && !slices.Contains(Int8Bits, int8Bits) {
 		return ComputeType{}, fmt.Errorf("int8 activation width %d bits: must be one of %v", int8Bits, Int8Bits)
 	}
-	return ComputeType{Products: p, Cache: c, Int8Bits: int8Bits}, nil
+	return ComputeType{Products: Format(p), Cache: Format(c), Int8Bits: int8Bits}, nil
 }
 
 // ResolveComputeType fills what requested leaves open from the model
@@ -60,12 +62,12 @@ func ResolveComputeType(requested ComputeType, file Format) ComputeType {
 func (c ComputeType) resolve(file Format) ComputeType {
 	if c.Products == FormatAuto {
 		c.Products = FormatF32
-		if file.facts().products {
+		if file.in().Products() {
 			c.Products = file
 		}
 	}
 	if c.Cache == FormatAuto {
-		c.Cache = c.Products.facts().defaultCache
+		c.Cache = Format(c.Products.in().DefaultCache())
 	}
 	if c.Products == FormatInt8 && c.Int8Bits == 0 {
 		c.Int8Bits = DefaultInt8Bits
@@ -90,7 +92,7 @@ func (c ComputeType) String() string {
 // for a float32 file); recording graphs ignore the products' format.
 func (g *Graph) SetCompute(c ComputeType) {
 	c = c.resolve(FormatAuto)
-	if !c.Products.facts().products || !c.Cache.facts().cache {
+	if !c.Products.in().Products() || !c.Cache.in().Cache() {
 		panic(fmt.Sprintf("engine.SetCompute: %s products with a %s cache", c.Products, c.Cache))
 	}
 	if c.Products == FormatInt8 && !slices.Contains(Int8Bits, c.Int8Bits) {

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"hash/crc32"
 	"testing"
+
+	"github.com/strata-nmt/strata/engine/internal/format"
 )
 
 // tensorFileSeeds are small valid tensor files: empty, one scalar-like
@@ -41,12 +42,12 @@ func tensorFileSeeds(t testing.TB) [][]byte {
 // payload, and a correct checksum, so that only the header is hostile.
 func withHeader(header string, payload []byte) []byte {
 	var b bytes.Buffer
-	b.WriteString(fileMagic)
-	binary.Write(&b, binary.LittleEndian, uint32(fileVersion))
+	b.WriteString(format.Magic)
+	binary.Write(&b, binary.LittleEndian, format.Version(format.F32))
 	binary.Write(&b, binary.LittleEndian, uint32(len(header)))
 	b.WriteString(header)
 	b.Write(payload)
-	binary.Write(&b, binary.LittleEndian, crc32.Checksum(b.Bytes(), castagnoli))
+	binary.Write(&b, binary.LittleEndian, format.Checksum(b.Bytes()))
 	return b.Bytes()
 }
 
@@ -54,7 +55,7 @@ func withHeader(header string, payload []byte) []byte {
 // of the rest, so that fuzzers get past the checksum to the contents.
 func fixChecksum(b []byte) {
 	if len(b) >= 4 {
-		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli))
+		binary.LittleEndian.PutUint32(b[len(b)-4:], format.Checksum(b[:len(b)-4]))
 	}
 }
 
@@ -65,7 +66,7 @@ func FuzzReadTensors(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Add(withHeader(`{"tensors":[{"name":"big","shape":[1048576,1048576]}]}`, nil), false)
-	f.Add([]byte(fileMagic), true)
+	f.Add([]byte(format.Magic), true)
 	f.Fuzz(func(t *testing.T, b []byte, fixCRC bool) {
 		if fixCRC {
 			fixChecksum(b)

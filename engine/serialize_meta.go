@@ -5,20 +5,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+
+	"github.com/strata-nmt/strata/engine/internal/format"
 )
 
 // ReadFileMeta reads only the JSON metadata of a tensor file, without its
 // tensors or checksum: enough to learn what a multi-gigabyte checkpoint
 // holds (its model configuration, its training state) in microseconds.
 func ReadFileMeta(path string, meta any) error {
-	f, err := os.Open(path)
+	h, err := readFileHeader(path)
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	h, err := readHeader(bufio.NewReader(f))
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := json.Unmarshal(h.Meta, meta); err != nil {
 		return fmt.Errorf("%s: decode metadata: %w", path, err)
@@ -30,19 +27,24 @@ func ReadFileMeta(path string, meta any) error {
 // header alone: FormatInt8 when it holds int8 matrices (WriteTensorsInt8),
 // FormatF32 otherwise.
 func FileFormat(path string) (Format, error) {
-	f, err := os.Open(path)
+	h, err := readFileHeader(path)
 	if err != nil {
 		return FormatAuto, err
 	}
-	defer f.Close()
-	h, err := readHeader(bufio.NewReader(f))
+	return Format(format.Stored(h)), nil
+}
+
+// readFileHeader reads the header of the tensor file at path; its errors
+// name the file.
+func readFileHeader(path string) (format.Header, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return FormatAuto, fmt.Errorf("%s: %w", path, err)
+		return format.Header{}, err
 	}
-	for _, e := range h.Tensors {
-		if e.DType == dtypeInt8 {
-			return FormatInt8, nil
-		}
+	defer f.Close()
+	h, err := format.ReadHeader(bufio.NewReader(f))
+	if err != nil {
+		return h, fmt.Errorf("%s: %w", path, err)
 	}
-	return FormatF32, nil
+	return h, nil
 }

@@ -1,4 +1,4 @@
-package engine
+package format
 
 import (
 	"bytes"
@@ -19,11 +19,11 @@ func allocatedBy(f func()) uint64 {
 
 // Headers that claim more data than the file holds fail with an error
 // before allocating it (the reader's buffer is 1 MiB; 8 MiB is the bound).
-func TestReadTensorsHostileHeaders(t *testing.T) {
+func TestReadHostileHeaders(t *testing.T) {
 	hugeHeader := func() []byte {
 		var b bytes.Buffer
-		b.WriteString(fileMagic)
-		binary.Write(&b, binary.LittleEndian, uint32(fileVersion))
+		b.WriteString(Magic)
+		binary.Write(&b, binary.LittleEndian, Version(F32))
 		binary.Write(&b, binary.LittleEndian, uint32(1<<28)) // 256 MiB header, 2 bytes present
 		b.WriteString("{}")
 		return b.Bytes()
@@ -43,7 +43,7 @@ func TestReadTensorsHostileHeaders(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
-			n := allocatedBy(func() { _, err = ReadTensors(bytes.NewReader(c.file), nil) })
+			n := allocatedBy(func() { _, err = Read(bytes.NewReader(c.file), nil) })
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got error %v, want one mentioning %q", err, c.want)
 			}
@@ -57,22 +57,42 @@ func TestReadTensorsHostileHeaders(t *testing.T) {
 // withHeaderV2 is withHeader for version 2 (int8) files.
 func withHeaderV2(header string, payload []byte) []byte {
 	b := withHeader(header, payload)
-	binary.LittleEndian.PutUint32(b[len(fileMagic):], fileVersionInt8)
+	binary.LittleEndian.PutUint32(b[len(Magic):], Version(Int8))
 	fixChecksum(b)
 	return b
 }
 
 // An int8 tensor whose shape claims 2^40 values fails as truncated without
-// allocating them; readInt8Tensor used to allocate the scales and values
-// (and a float32 copy) before reading.
-func TestReadTensorsHostileInt8(t *testing.T) {
+// allocating them.
+func TestReadHostileInt8(t *testing.T) {
 	file := withHeaderV2(`{"tensors":[{"name":"big","shape":[1048576,1048576],"dtype":"int8"}]}`, make([]byte, 64))
 	var err error
-	n := allocatedBy(func() { _, err = ReadTensors(bytes.NewReader(file), nil) })
+	n := allocatedBy(func() { _, err = Read(bytes.NewReader(file), nil) })
 	if err == nil || !strings.Contains(err.Error(), "truncated") {
 		t.Fatalf("got error %v, want truncated", err)
 	}
 	if n > 8<<20 {
 		t.Fatalf("allocated %d MiB for a %d-byte file", n>>20, len(file))
+	}
+}
+
+// withHeader builds a tensor file with a hand-written JSON header and
+// payload, and a correct checksum, so that only the header is hostile.
+func withHeader(header string, payload []byte) []byte {
+	var b bytes.Buffer
+	b.WriteString(Magic)
+	binary.Write(&b, binary.LittleEndian, Version(F32))
+	binary.Write(&b, binary.LittleEndian, uint32(len(header)))
+	b.WriteString(header)
+	b.Write(payload)
+	binary.Write(&b, binary.LittleEndian, Checksum(b.Bytes()))
+	return b.Bytes()
+}
+
+// fixChecksum rewrites the last 4 bytes of a tensor file with the checksum
+// of the rest.
+func fixChecksum(b []byte) {
+	if len(b) >= 4 {
+		binary.LittleEndian.PutUint32(b[len(b)-4:], Checksum(b[:len(b)-4]))
 	}
 }
