@@ -56,3 +56,23 @@ func TestBundleInt8ReleasesFloat32(t *testing.T) {
 		t.Errorf("float32 searcher after release: err %v, want a refusal", err)
 	}
 }
+
+// An int8 searcher whose options do not validate releases nothing: the
+// bundle still makes float32 searchers.
+func TestBundleInvalidInt8OptionsReleaseNothing(t *testing.T) {
+	b := testBundle(t, data.TagSENCTDEC)
+	o := Defaults()
+	o.ComputeType, o.Int8Bits = "int8", 6
+	if _, err := b.Searcher(o); err == nil || !strings.Contains(err.Error(), "6 bits") {
+		t.Fatalf("int8 with 6-bit activations: err %v, want a refusal", err)
+	}
+	for _, p := range b.Model.Params().List() {
+		if p.Data == nil {
+			t.Fatalf("%s released by a searcher that was refused", p.Name)
+		}
+	}
+	o.ComputeType, o.Int8Bits = "float32", 0
+	if _, err := b.Searcher(o); err != nil {
+		t.Errorf("float32 searcher after the refusal: %v", err)
+	}
+}

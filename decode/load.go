@@ -31,10 +31,12 @@ type Bundle struct {
 	// sources into their targets only.
 	Directions data.Directions
 
-	// int8Only is set once the models' float32 projections were released
-	// for int8 decoding (Searcher).
-	mu       sync.Mutex
-	int8Only bool
+	// held is the format the models' projection weights are held in for
+	// searchers: FormatAuto while their float32 values are kept (as
+	// loaded, with an int8 form where the file stored one), the product
+	// format a searcher released them for after that (computeIn).
+	mu   sync.Mutex
+	held engine.Format
 }
 
 // Searcher prepares a searcher over the bundle's model or ensemble.
@@ -49,7 +51,11 @@ func (b *Bundle) Searcher(opt Options) (*Searcher, error) {
 		}
 		opt.ComputeType = ct
 	}
-	if err := b.computeIn(opt.ComputeType); err != nil {
+	// options that do not validate release nothing
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	if err := b.computeIn(opt.Compute().Products); err != nil {
 		return nil, err
 	}
 	return NewEnsembleSearcher(b.members(), opt)
@@ -75,23 +81,23 @@ func (b *Bundle) DefaultComputeType() (string, error) {
 	return engine.ResolveComputeType(engine.ComputeType{}, file).Products.String(), nil
 }
 
-// computeIn readies the bundle's models for searchers of the given compute
-// type. The first int8 searcher releases the float32 values of every
-// projection (model.ReleaseFloat32): decoding in int8 then holds each
-// weight once, as int8, which is most of the memory an int8 server or
-// translate run saves. A float32 searcher cannot be made afterwards.
-func (b *Bundle) computeIn(computeType string) error {
+// computeIn readies the bundle's models for searchers whose products run
+// in format products. The first int8 searcher releases the float32
+// values of every projection (model.ReleaseFloat32): decoding in int8
+// then holds each weight once, as int8, which is most of the memory an
+// int8 server or translate run saves. Searchers in another format cannot
+// be made afterwards: the values they would multiply with are gone.
+func (b *Bundle) computeIn(products engine.Format) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	int8 := computeType == "int8"
 	switch {
-	case int8 && !b.int8Only:
+	case b.held != engine.FormatAuto && b.held != products:
+		return fmt.Errorf("decode: %s decodes in %s only (its float32 weights were released for an %s searcher): load it again to decode in %s", b.Name(), b.held, b.held, products)
+	case b.held == engine.FormatAuto && products == engine.FormatInt8:
 		for _, m := range b.members() {
 			model.ReleaseFloat32(m)
 		}
-		b.int8Only = true
-	case !int8 && b.int8Only:
-		return fmt.Errorf("decode: %s decodes in int8 only (its float32 weights were released for an int8 searcher): load it again to decode in %s", b.Name(), computeType)
+		b.held = products
 	}
 	return nil
 }
