@@ -15,12 +15,15 @@
 //
 // # Layers
 //
-// The graph, the ops and the formats are this package. Below it,
+// The graph, the ops and the compute types are this package. Below it,
 // engine/internal/cpu detects the CPU and chooses once, at start-up, the
 // instruction set every kernel runs with (capped by
-// STRATA_ISA=go|avx2|avx512|avx512vnni; isa.go holds the guards), and
+// STRATA_ISA=go|avx2|avx512|avx512vnni; isa.go holds the guards),
 // engine/internal/kernels holds assembly kernels with the pure-Go
-// references they are tested against. Neither imports engine. A purego
+// references they are tested against, and engine/internal/format holds
+// the per-format facts and the tensor file (layout, header, payloads,
+// hostile-input checks), which WriteTensors, ReadTensors and FileFormat
+// wrap. None imports engine. A purego
 // build assembles nothing. docs/engine.md has the layers, the dispatch and
 // recipes for a new kernel or compute type.
 //
@@ -29,8 +32,9 @@
 // ComputeType says how an inference graph computes: products in float32 or
 // int8, decoder caches in float32 or float16, the int8 activation width;
 // Graph.SetCompute sets it, ResolveComputeType fills it from a model
-// file's format (an int8 file decodes in int8), and format.go's table
-// holds each format's facts.
+// file's format (an int8 file decodes in int8), engine/internal/format's
+// table holds each format's facts and format.go the kernel each format's
+// products run on.
 //
 // # Model
 //

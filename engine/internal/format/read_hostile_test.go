@@ -19,7 +19,7 @@ func allocatedBy(f func()) uint64 {
 
 // Headers that claim more data than the file holds fail with an error
 // before allocating it (the reader's buffer is 1 MiB; 8 MiB is the bound).
-func TestReadHostileHeaders(t *testing.T) {
+func TestReadTensorsHostileHeaders(t *testing.T) {
 	hugeHeader := func() []byte {
 		var b bytes.Buffer
 		b.WriteString(Magic)
@@ -64,7 +64,7 @@ func withHeaderV2(header string, payload []byte) []byte {
 
 // An int8 tensor whose shape claims 2^40 values fails as truncated without
 // allocating them.
-func TestReadHostileInt8(t *testing.T) {
+func TestReadTensorsHostileInt8(t *testing.T) {
 	file := withHeaderV2(`{"tensors":[{"name":"big","shape":[1048576,1048576],"dtype":"int8"}]}`, make([]byte, 64))
 	var err error
 	n := allocatedBy(func() { _, err = Read(bytes.NewReader(file), nil) })
