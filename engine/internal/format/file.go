@@ -90,11 +90,11 @@ type Writer struct{ bw *bufio.Writer }
 func (w Writer) Floats(data []float32) {
 	var buf [4 * chunk]byte
 	for i := 0; i < len(data); i += chunk {
-		chunk := data[i:min(i+chunk, len(data))]
-		for j, v := range chunk {
+		part := data[i:min(i+chunk, len(data))]
+		for j, v := range part {
 			binary.LittleEndian.PutUint32(buf[4*j:], math.Float32bits(v))
 		}
-		w.bw.Write(buf[:4*len(chunk)])
+		w.bw.Write(buf[:4*len(part)])
 	}
 }
 
