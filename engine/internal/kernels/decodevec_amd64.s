@@ -2,13 +2,13 @@
 
 #include "textflag.h"
 
-// func rowMaxAVX2(x *float32, n int, start float32) float32
+// func RowMaxAVX2(x *float32, n int, start float32) float32
 // The maximum of start and x[0:n] (n a positive multiple of 16) as
 // "if a > mx { mx = a }" finds it: each lane keeps its value unless the
 // element is greater (VMAXPS with the element first returns the second
 // operand, the lane, for NaN), so a NaN element is passed over as the Go
 // loop passes it over.
-TEXT ·rowMaxAVX2(SB), NOSPLIT, $0-28
+TEXT ·RowMaxAVX2(SB), NOSPLIT, $0-28
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	SHRQ $4, CX
@@ -35,9 +35,9 @@ maxloop:
 	MOVSS X0, ret+24(FP)
 	RET
 
-// func subScalarAVX2(x *float32, n int, c float32)
+// func SubScalarAVX2(x *float32, n int, c float32)
 // x[j] -= c for j < n (n a positive multiple of 8).
-TEXT ·subScalarAVX2(SB), NOSPLIT, $0-20
+TEXT ·SubScalarAVX2(SB), NOSPLIT, $0-20
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	SHRQ $3, CX
@@ -54,10 +54,10 @@ subloop:
 	VZEROUPPER
 	RET
 
-// func reluAVX2(x *float32, n int)
+// func ReluAVX2(x *float32, n int)
 // x[j] = 0 where x[j]'s sign bit is set, as LinearReLU's
 // bits &^ (int32(bits) >> 31) does (n a positive multiple of 8).
-TEXT ·reluAVX2(SB), NOSPLIT, $0-16
+TEXT ·ReluAVX2(SB), NOSPLIT, $0-16
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	SHRQ $3, CX
@@ -74,10 +74,10 @@ reluloop:
 	VZEROUPPER
 	RET
 
-// func mulSubAVX2(x *float32, n int, mul, sub float32)
+// func MulSubAVX2(x *float32, n int, mul, sub float32)
 // x[j] = x[j]·mul - sub for j < n (n a positive multiple of 8): a multiply
 // and a subtraction, each rounded, as the Go expression is compiled.
-TEXT ·mulSubAVX2(SB), NOSPLIT, $0-24
+TEXT ·MulSubAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	SHRQ $3, CX
@@ -95,10 +95,10 @@ mulsubloop:
 	VZEROUPPER
 	RET
 
-// func biasReluAVX2(x, bias *float32, n int)
+// func BiasReluAVX2(x, bias *float32, n int)
 // x[j] = ReLU(x[j] + bias[j]) for j < n (n a positive multiple of 8), the
 // ReLU as reluAVX2's (sign bit set: +0).
-TEXT ·biasReluAVX2(SB), NOSPLIT, $0-24
+TEXT ·BiasReluAVX2(SB), NOSPLIT, $0-24
 	MOVQ x+0(FP), SI
 	MOVQ bias+8(FP), DI
 	MOVQ n+16(FP), CX
@@ -118,10 +118,10 @@ brloop:
 	VZEROUPPER
 	RET
 
-// func reluGradAVX2(dy, y *float32, n int)
+// func ReluGradAVX2(dy, y *float32, n int)
 // dy[j] = 0 where y[j] (a ReLU output: +0 or a value without the sign
 // bit) is +0, as LinearReLU's backward does (n a positive multiple of 8).
-TEXT ·reluGradAVX2(SB), NOSPLIT, $0-24
+TEXT ·ReluGradAVX2(SB), NOSPLIT, $0-24
 	MOVQ dy+0(FP), SI
 	MOVQ y+8(FP), DI
 	MOVQ n+16(FP), CX
@@ -141,10 +141,10 @@ rgloop:
 	VZEROUPPER
 	RET
 
-// func scaleToAVX2(dst, src *float32, n int, a float32)
+// func ScaleToAVX2(dst, src *float32, n int, a float32)
 // dst[j] = src[j]·a for j < n (n a positive multiple of 8), one rounded
 // product each, as the Go loop computes it.
-TEXT ·scaleToAVX2(SB), NOSPLIT, $0-28
+TEXT ·ScaleToAVX2(SB), NOSPLIT, $0-28
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX

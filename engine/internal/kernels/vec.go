@@ -1,4 +1,4 @@
-package engine
+package kernels
 
 import "gonum.org/v1/gonum/blas/gonum"
 
@@ -12,12 +12,12 @@ import "gonum.org/v1/gonum/blas/gonum"
 
 var vecImpl gonum.Implementation
 
-// axpy: dst += a·x.
-func axpy(dst, x []float32, a float32) {
+// Axpy: dst += a·x.
+func Axpy(dst, x []float32, a float32) {
 	vecImpl.Saxpy(len(dst), a, x[:len(dst)], 1, dst, 1)
 }
 
-// dot is the inner product of a and b[:len(a)].
-func dot(a, b []float32) float32 {
+// Dot is the inner product of a and b[:len(a)].
+func Dot(a, b []float32) float32 {
 	return vecImpl.Sdot(len(a), a, 1, b[:len(a)], 1)
 }

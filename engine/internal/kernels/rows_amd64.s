@@ -6,11 +6,11 @@
 // Gathered dot products and axpys for StepAttention: keys and values sit
 // in cache rows found through an index, so there is no matrix for BLAS.
 
-// func dotRowsAVX2(q *float32, dh int, base *float32, idx *int32, n int, stride int, out *float32, scale float32)
+// func DotRowsAVX2(q *float32, dh int, base *float32, idx *int32, n int, stride int, out *float32, scale float32)
 //
 // out[j] = scale · Σ_{k<dh} q[k]·base[idx[j]·stride + k] for j < n; dh is a
 // positive multiple of 8, stride in floats.
-TEXT ·dotRowsAVX2(SB), NOSPLIT, $0-60
+TEXT ·DotRowsAVX2(SB), NOSPLIT, $0-60
 	MOVQ q+0(FP), SI
 	MOVQ dh+8(FP), CX
 	MOVQ base+16(FP), DX
@@ -115,14 +115,14 @@ dotdone:
 	VZEROUPPER
 	RET
 
-// func axpyRowsAVX2(out *float32, dh int, base *float32, idx *int32, p *float32, n int, stride int)
+// func AxpyRowsAVX2(out *float32, dh int, base *float32, idx *int32, p *float32, n int, stride int)
 //
 // out[k] += Σ_{j<n} p[j]·base[idx[j]·stride + k] for k < dh (a positive
 // multiple of 32), in order of j. Rows with p[j] == 0 are skipped (padded
 // keys), as the scalar loop does; a NaN p[j] is not. The outer loop runs
 // over 32-float column chunks held in four registers, the inner loop over
 // keys, so out is loaded and stored once per chunk.
-TEXT ·axpyRowsAVX2(SB), NOSPLIT, $0-56
+TEXT ·AxpyRowsAVX2(SB), NOSPLIT, $0-56
 	MOVQ out+0(FP), DI
 	MOVQ dh+8(FP), CX
 	MOVQ base+16(FP), DX

@@ -8,11 +8,11 @@
 // VCVTPH2PS as they are loaded, and the float32 → half store (VCVTPS2PH,
 // round to nearest even).
 
-// func dotRowsHalfAVX2(q *float32, dh int, base *uint16, idx *int32, n int, stride int, out *float32, scale float32)
+// func DotRowsHalfAVX2(q *float32, dh int, base *uint16, idx *int32, n int, stride int, out *float32, scale float32)
 //
 // out[j] = scale · Σ_{k<dh} q[k]·half(base[idx[j]·stride + k]) for j < n;
 // dh is a positive multiple of 8, stride in halves.
-TEXT ·dotRowsHalfAVX2(SB), NOSPLIT, $0-60
+TEXT ·DotRowsHalfAVX2(SB), NOSPLIT, $0-60
 	MOVQ q+0(FP), SI
 	MOVQ dh+8(FP), CX
 	MOVQ base+16(FP), DX
@@ -129,12 +129,12 @@ hdotdone:
 	VZEROUPPER
 	RET
 
-// func axpyRowsHalfAVX2(out *float32, dh int, base *uint16, idx *int32, p *float32, n int, stride int)
+// func AxpyRowsHalfAVX2(out *float32, dh int, base *uint16, idx *int32, p *float32, n int, stride int)
 //
 // out[k] += Σ_{j<n} p[j]·half(base[idx[j]·stride + k]) for k < dh (a
 // positive multiple of 32), in order of j, skipping p[j] == 0 as
 // axpyRowsAVX2 does; stride in halves.
-TEXT ·axpyRowsHalfAVX2(SB), NOSPLIT, $0-56
+TEXT ·AxpyRowsHalfAVX2(SB), NOSPLIT, $0-56
 	MOVQ out+0(FP), DI
 	MOVQ dh+8(FP), CX
 	MOVQ base+16(FP), DX
@@ -243,11 +243,11 @@ haxpydone:
 	VZEROUPPER
 	RET
 
-// func halvesF16C(dst *uint16, src *float32, n int)
+// func HalvesF16C(dst *uint16, src *float32, n int)
 //
 // dst[k] = half(src[k]) rounded to nearest even, for k < n (a positive
 // multiple of 8).
-TEXT ·halvesF16C(SB), NOSPLIT, $0-24
+TEXT ·HalvesF16C(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
