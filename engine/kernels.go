@@ -55,3 +55,9 @@ func gatherScoresHalf(p, q []float32, data []uint16, col, ld int, idx []int32, s
 func gatherSumHalf(out, p []float32, data []uint16, col, ld int, idx []int32) {
 	kernels.GatherSumHalf(out, p, data, col, ld, idx)
 }
+
+// transpose writes src (rows×cols, rows ld apart) to dst transposed, rows
+// ldd apart, zeroing the padding (kernels.Transpose).
+func transpose(dst []float32, ldd int, src []float32, rows, cols, ld int) {
+	kernels.Transpose(dst, ldd, src, rows, cols, ld)
+}

@@ -2,7 +2,7 @@
 
 #include "textflag.h"
 
-// attnTile6x16 (attngemm_amd64.s) twice as wide, for AVX-512: six rows of
+// AttnTile6x16 (attngemm_amd64.s) twice as wide, for AVX-512: six rows of
 // C by 32 columns, each row's two halves in two ZMM accumulators. Every
 // output is the same sum in the same order as the AVX2 tiles form it (one
 // FMA per inner step, then alpha, then C when accumulating), so the two
@@ -31,11 +31,11 @@
 	VMOVUPS hi, 64(DI) \
 	ADDQ R11, DI
 
-// func attnTile6x32AVX512(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int, alpha float32, acc bool)
+// func AttnTile6x32AVX512(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int, alpha float32, acc bool)
 //
 // c_r[0:32] = alpha·Σ_{p<k} a[r·ars + p·acs]·b[p·ldb + 0:32] (+ c_r[0:32]
 // when acc), r = 0..5, c_r at c + r·ldc; strides in floats.
-TEXT ·attnTile6x32AVX512(SB), NOSPLIT, $0-69
+TEXT ·AttnTile6x32AVX512(SB), NOSPLIT, $0-69
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ ars+16(FP), DX

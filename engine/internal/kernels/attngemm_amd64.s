@@ -8,11 +8,11 @@
 // Each step broadcasts A(i,p) and A(i+1,p) and multiplies one row of B:
 // 8 independent accumulators in the 2×32 tile hide the FMA latency.
 
-// func attnTile2x32(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *float32, alpha float32, acc bool)
+// func AttnTile2x32(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *float32, alpha float32, acc bool)
 //
 // c_r[0:32] = alpha·Σ_{p<k} a_r[p·acs]·b[p·ldb + 0:32] (+ c_r[0:32] when
 // acc), r = 0, 1; strides in floats. c0 and c1 must not overlap.
-TEXT ·attnTile2x32(SB), NOSPLIT, $0-69
+TEXT ·AttnTile2x32(SB), NOSPLIT, $0-69
 	MOVQ k+0(FP), CX
 	MOVQ a0+8(FP), SI
 	MOVQ a1+16(FP), DI
@@ -82,12 +82,12 @@ t32store:
 	VZEROUPPER
 	RET
 
-// func attnTile2x8(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *float32, alpha float32, acc bool)
+// func AttnTile2x8(k int, a0, a1 *float32, acs int, b *float32, ldb int, c0, c1 *float32, alpha float32, acc bool)
 //
-// As attnTile2x32 for 8 columns; the inner dimension is split over two
+// As AttnTile2x32 for 8 columns; the inner dimension is split over two
 // accumulator pairs (even and odd p) to halve the dependency chains, summed
 // at the end.
-TEXT ·attnTile2x8(SB), NOSPLIT, $0-69
+TEXT ·AttnTile2x8(SB), NOSPLIT, $0-69
 	MOVQ k+0(FP), CX
 	MOVQ a0+8(FP), SI
 	MOVQ a1+16(FP), DI
@@ -172,15 +172,15 @@ t8store:
 	VMOVUPS hi, 32(DI) \
 	ADDQ R11, DI
 
-// func attnTile6x16(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int, alpha float32, acc bool)
+// func AttnTile6x16(k int, a *float32, ars, acs int, b *float32, ldb int, c *float32, ldc int, alpha float32, acc bool)
 //
 // c_r[0:16] = alpha·Σ_{p<k} a[r·ars + p·acs]·b[p·ldb + 0:16] (+ c_r[0:16]
 // when acc), r = 0..5, c_r at c + r·ldc; strides in floats. Each output is
-// the same sum, in the same order, as attnTile2x32 forms it (so the two
+// the same sum, in the same order, as AttnTile2x32 forms it (so the two
 // give the same bits); 12 accumulators instead of 8 keep both FMA pipes
 // busy through the 4-cycle latency, and B costs 2 loads per 12 FMAs, not 4
 // per 8.
-TEXT ·attnTile6x16(SB), NOSPLIT, $0-69
+TEXT ·AttnTile6x16(SB), NOSPLIT, $0-69
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ ars+16(FP), DX
