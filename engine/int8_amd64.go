@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/strata-nmt/strata/engine/internal/cpu"
+	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
 // tileInt8AVX2 and tileInt8VNNI are in int8_amd64.s.
@@ -79,5 +80,5 @@ func init() {
 		int8Kernels = append(int8Kernels, avx2Int8Kernel)
 	}
 	int8Kernels = append(int8Kernels, goInt8Kernel)
-	int8Kernel = chooseInt8Kernel(legacyISAEnv("STRATA_INT8", "go", "avx2", "avx512-vnni"))
+	int8Kernel = chooseInt8Kernel(kernels.LegacyISAEnv("STRATA_INT8", "go", "avx2", "avx512-vnni"))
 }

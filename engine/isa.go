@@ -2,9 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"os"
-	"slices"
-	"strings"
 
 	"github.com/strata-nmt/strata/engine/internal/cpu"
 )
@@ -32,17 +29,3 @@ func ISA() string {
 
 // ISAs are the values STRATA_ISA accepts, lowest first.
 func ISAs() []string { return cpu.ISAs() }
-
-// legacyISAEnv reads an older per-family override (STRATA_SGEMM,
-// STRATA_INT8). Its instruction-set values (isaValues) still force that
-// family's kernel as they did, with a notice on stderr naming STRATA_ISA,
-// which caps every family at once; other values (STRATA_SGEMM=blas, which
-// names a library) pass without one.
-func legacyISAEnv(name string, isaValues ...string) string {
-	v := os.Getenv(name)
-	if slices.Contains(isaValues, v) {
-		fmt.Fprintf(os.Stderr, "strata: %s=%s still works but is deprecated: STRATA_ISA=%s caps every kernel family at once\n",
-			name, v, strings.TrimSuffix(strings.ReplaceAll(v, "-", ""), "+fma"))
-	}
-	return v
-}

@@ -5,7 +5,7 @@
 #include "packedrows_amd64.h"
 
 // float32 tile kernel for AVX-512 over packed weight panels (see
-// sgemm_packed.go for the layout), with the interface of tileF32AVX2: tiles
+// engine/sgemm_packed.go for the layout), with the interface of TileF32AVX2: tiles
 // of 6 rows × 16 outputs. A panel's 16 values at one input fill one ZMM
 // register, so a row's 16 sums are one accumulator and an input costs one
 // 64-byte panel load and one FMA per row, the activation broadcast from
@@ -26,7 +26,7 @@
 // for the 12-row one at other strides).
 //
 // Either way each output is summed in input order, one fused multiply-add
-// at a time, then the bias added, as tileF32AVX2 does: the results are the
+// at a time, then the bias added, as TileF32AVX2 does: the results are the
 // same bits whether a tile was paired or not, and the same as the AVX2
 // kernel's.
 //
@@ -76,13 +76,13 @@
 	VMOVUPS z, (DI) \
 	ADDQ R8, DI
 
-// func tileF32AVX512(a *float32, lda int, w *float32, k int, out *float32, ldo int, bias *float32, tiles int)
+// func TileF32AVX512(a *float32, lda int, w *float32, k int, out *float32, ldo int, bias *float32, tiles int)
 //
 // tiles (>= 1) consecutive tiles of 6 rows of a (lda floats apart) times a
 // packed panel of 16 outputs over k (>= 1) inputs, plus bias; each tile's
 // 6×16 results go to out, ldo floats apart, the next tile's below them.
 // A nil bias adds the results to out instead (a gradient accumulating).
-TEXT ·tileF32AVX512(SB), NOSPLIT, $0-64
+TEXT ·TileF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), R12
 	MOVQ lda+8(FP), DX
 	SHLQ $2, DX

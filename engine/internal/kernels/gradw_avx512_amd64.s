@@ -2,7 +2,7 @@
 
 #include "textflag.h"
 
-// The weight gradient dW += dYᵀ·X of a linear layer (gradw.go) for AVX-512,
+// The weight gradient dW += dYᵀ·X of a linear layer (engine/gradw.go) for AVX-512,
 // read straight from the row-major dY (n×out) and X (n×in): no packing.
 // A tile is 12 rows of dW (12 adjacent columns of dY, 12 contiguous floats
 // of each dY row) by 32 columns (32 contiguous floats of each X row, two
@@ -17,7 +17,7 @@
 //
 // Each output starts from what dW holds and takes the batch rows' products
 // in order, one fused multiply-add at a time: the result does not depend
-// on the tiling, on how the batch rows are cut into blocks (gradw.go calls
+// on the tiling, on how the batch rows are cut into blocks (engine/gradw.go calls
 // the kernel on L2-sized blocks of them) or on how the dW rows are split
 // among threads, and the 4-row kernel below sums the same way.
 //
@@ -70,11 +70,11 @@
 	ADDQ $128, R12 \
 	DECQ R10
 
-// func gradW12AVX512(dy *float32, ldy int, x *float32, ldx int, n int, c *float32, ldc int, panels int)
+// func GradW12AVX512(dy *float32, ldy int, x *float32, ldx int, n int, c *float32, ldc int, panels int)
 //
 // c[i·ldc+j] += Σ_t dy[t·ldy+i]·x[t·ldx+j] for i < 12, j < 32·panels;
 // n >= 1, panels >= 1.
-TEXT ·gradW12AVX512(SB), NOSPLIT, $0-64
+TEXT ·GradW12AVX512(SB), NOSPLIT, $0-64
 	ARGS
 
 panel12:
@@ -130,11 +130,11 @@ loop12:
 	VZEROUPPER
 	RET
 
-// func gradW4AVX512(dy *float32, ldy int, x *float32, ldx int, n int, c *float32, ldc int, panels int)
+// func GradW4AVX512(dy *float32, ldy int, x *float32, ldx int, n int, c *float32, ldc int, panels int)
 //
 // The same for 4 rows (out's last rows when it is not a multiple of 12):
 // 8 accumulators, still just enough in flight.
-TEXT ·gradW4AVX512(SB), NOSPLIT, $0-64
+TEXT ·GradW4AVX512(SB), NOSPLIT, $0-64
 	ARGS
 
 panel4:

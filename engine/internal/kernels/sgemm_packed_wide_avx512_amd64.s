@@ -4,8 +4,8 @@
 #include "packedrows_amd64.h"
 
 // The AVX-512 packed kernel over two adjacent panels at once (32 outputs),
-// for the products where whole pairs of panels exist (sgemm_packed.go,
-// packedRun). tileF32AVX512 feeds each broadcast activation to one FMA, so
+// for the products where whole pairs of panels exist (engine/sgemm_packed.go,
+// packedRun). TileF32AVX512 feeds each broadcast activation to one FMA, so
 // an input of 12 rows costs 12 broadcast loads and a panel load for 12
 // FMAs, and the loads, not the two FMA pipes, set its pace (112-138
 // GFLOP/s against a 206-219 FMA peak). Here each broadcast feeds two FMAs,
@@ -14,7 +14,7 @@
 //
 // Each output is summed in input order, one fused multiply-add at a time,
 // from zero, then the bias added (or the sum added to the output), as
-// tileF32AVX512 and tileF32AVX2 sum it: the same bits.
+// TileF32AVX512 and TileF32AVX2 sum it: the same bits.
 //
 // Registers: Z0-Z23 the sums, row i's two panels in Z(2i) and Z(2i+1);
 // Z24, Z25 the two panels at the current input; Z26-Z31 broadcasts. DX lda
@@ -51,11 +51,11 @@
 
 #define CLEAR(z) VPXORD z, z, z
 
-// func tileF32AVX512Wide(a *float32, lda int, w *float32, k int, out *float32, ldo int, bias *float32, tiles int)
+// func TileF32AVX512Wide(a *float32, lda int, w *float32, k int, out *float32, ldo int, bias *float32, tiles int)
 //
-// tileF32AVX512 for two panels: w holds panel p then panel p+1 (k·16
+// TileF32AVX512 for two panels: w holds panel p then panel p+1 (k·16
 // floats each), out and bias are 32 wide (bias nil: add to out).
-TEXT ·tileF32AVX512Wide(SB), NOSPLIT, $0-64
+TEXT ·TileF32AVX512Wide(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), R12
 	MOVQ lda+8(FP), DX
 	SHLQ $2, DX

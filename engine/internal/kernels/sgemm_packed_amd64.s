@@ -4,7 +4,7 @@
 #include "zero_amd64.h"
 
 // float32 6×16 tile kernel for AVX2+FMA over packed weight panels (see
-// sgemm_packed.go for the layout). Accumulators: Y0-Y11 (row i in
+// engine/sgemm_packed.go for the layout). Accumulators: Y0-Y11 (row i in
 // Y(2i), Y(2i+1): outputs 0-7 and 8-15); Y12, Y13 the panel's two vectors
 // at input k; Y14, Y15 broadcast activations. Rows 0-2 are read at SI,
 // SI+DX, SI+2DX, rows 3-5 at R9, R9+DX, R9+2DX.
@@ -48,13 +48,13 @@
 	VMOVUPS hi, 32(DI) \
 	ADDQ R8, DI
 
-// func tileF32AVX2(a *float32, lda int, w *float32, k int, out *float32, ldo int, bias *float32, tiles int)
+// func TileF32AVX2(a *float32, lda int, w *float32, k int, out *float32, ldo int, bias *float32, tiles int)
 //
 // tiles (>= 1) consecutive tiles of 6 rows of a (lda floats apart) times a
 // packed panel of 16 outputs over k (>= 1) inputs, plus bias; each tile's
 // 6×16 results go to out, ldo floats apart, the next tile's below them.
 // A nil bias adds the results to out instead (a gradient accumulating).
-TEXT ·tileF32AVX2(SB), NOSPLIT, $0-64
+TEXT ·TileF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), R10
 	MOVQ lda+8(FP), DX
 	SHLQ $2, DX
