@@ -2,7 +2,7 @@
 
 #include "textflag.h"
 
-// int8 tile kernels for AVX2 and AVX-512 VNNI (see int8.go for the scheme
+// int8 tile kernels for AVX2 and AVX-512 VNNI (see engine/int8.go for the scheme
 // and the layout). Both share the frame, the tile loop and the epilogue
 // (the macros below) and differ only in the inner product of a row, so
 // their int32 accumulators, and hence their floats, are identical.
@@ -106,7 +106,7 @@ GLOBL onesI16<>(SB), RODATA, $32
 	ADDQ $16, R11 \
 	DECQ tiles+80(FP)
 
-// func tileInt8AVX2(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
+// func TileInt8AVX2(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
 //
 // tiles (>= 1) consecutive tiles of 4 rows of unsigned (shifted)
 // activations, lda bytes apart, times a packed panel of 16 weight rows over
@@ -114,7 +114,7 @@ GLOBL onesI16<>(SB), RODATA, $32
 // ldo floats apart, the next tile's below them. vpmaddubsw's int16 pair
 // sums cannot saturate: |255·w0 + 255·w1| <= 32640 for weights in
 // [-64, 64].
-TEXT ·tileInt8AVX2(SB), NOSPLIT, $0-88
+TEXT ·TileInt8AVX2(SB), NOSPLIT, $0-88
 	TILE_ARGS
 	VMOVDQU onesI16<>(SB), Y15
 
@@ -166,11 +166,11 @@ loop:
 	ADDQ $8, AX \
 	SUBQ $2, CX
 
-// func tileInt8AVX2Pairs(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
+// func TileInt8AVX2Pairs(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
 //
-// tileInt8AVX2 for activations in [1, 127] (7-bit, shifted by 64) and an
+// TileInt8AVX2 for activations in [1, 127] (7-bit, shifted by 64) and an
 // even k4 >= 2, two groups at a time; the same int32 sums.
-TEXT ·tileInt8AVX2Pairs(SB), NOSPLIT, $0-88
+TEXT ·TileInt8AVX2Pairs(SB), NOSPLIT, $0-88
 	TILE_ARGS
 	VMOVDQU onesI16<>(SB), Y15
 
@@ -190,12 +190,12 @@ ploop:
 	VZEROUPPER
 	RET
 
-// func tileInt8VNNI(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
+// func TileInt8VNNI(a *uint8, lda int, w *int8, k4 int, out *float32, ldo int, comp *int32, scale, sa, bias *float32, tiles int)
 //
-// tileInt8AVX2 with vpdpbusd for the inner product (AVX512_VNNI and
+// TileInt8AVX2 with vpdpbusd for the inner product (AVX512_VNNI and
 // AVX512VL on ymm registers, so the panels stay 16 columns, plus the AVX2
 // epilogue). The int32 sums are the same exact integers.
-TEXT ·tileInt8VNNI(SB), NOSPLIT, $0-88
+TEXT ·TileInt8VNNI(SB), NOSPLIT, $0-88
 	TILE_ARGS
 
 vtile:
@@ -222,10 +222,10 @@ DATA absMask<>+16(SB)/8, $0x7fffffff7fffffff
 DATA absMask<>+24(SB)/8, $0x7fffffff7fffffff
 GLOBL absMask<>(SB), RODATA, $32
 
-// func absMaxAVX2(x *float32, n int) float32
+// func AbsMaxAVX2(x *float32, n int) float32
 //
 // max_k |x[k]| for n a positive multiple of 8.
-TEXT ·absMaxAVX2(SB), NOSPLIT, $0-20
+TEXT ·AbsMaxAVX2(SB), NOSPLIT, $0-20
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	SHRQ $3, CX
@@ -249,12 +249,12 @@ maxloop:
 	MOVSS X0, ret+16(FP)
 	RET
 
-// func quantizeAVX2(x *float32, n int, inv float32, shift uint8, dst *uint8)
+// func QuantizeAVX2(x *float32, n int, inv float32, shift uint8, dst *uint8)
 //
 // dst[k] = round(x[k]·inv) + shift (mod 256) for n a positive multiple of
 // 8, rounding half to even (the MXCSR default) and saturating to
 // [-128, 127] first.
-TEXT ·quantizeAVX2(SB), NOSPLIT, $0-32
+TEXT ·QuantizeAVX2(SB), NOSPLIT, $0-32
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	SHRQ $3, CX
