@@ -18,12 +18,13 @@
 // The graph, the ops and the compute types are this package. Below it,
 // engine/internal/cpu detects the CPU and chooses once, at start-up, the
 // instruction set every kernel runs with (capped by
-// STRATA_ISA=go|avx2|avx512|avx512vnni; isa.go holds the guards),
-// engine/internal/kernels holds assembly kernels with the pure-Go
-// references they are tested against, and engine/internal/format holds
-// the per-format facts and the tensor file (layout, header, payloads,
-// hostile-input checks), which WriteTensors, ReadTensors and FileFormat
-// wrap. None imports engine. A purego
+// STRATA_ISA=go|avx2|avx512|avx512vnni), engine/internal/kernels holds
+// the assembly kernels, the pure-Go references they are tested against,
+// the functions that pick between them from that choice, and the packed
+// float32 and int8 kernel tables (kernels.go names the ones the ops call),
+// and engine/internal/format holds the per-format facts and the tensor
+// file (layout, header, payloads, hostile-input checks), which
+// WriteTensors, ReadTensors and FileFormat wrap. None imports engine. A purego
 // build assembles nothing. docs/engine.md has the layers, the dispatch and
 // recipes for a new kernel or compute type.
 //

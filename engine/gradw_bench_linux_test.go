@@ -23,7 +23,7 @@ import (
 //	go test ./engine -run '^$' -bench GradW -cpu 1 -benchtime 10x
 func BenchmarkGradW(b *testing.B) {
 	initBLAS()
-	if f32Kernel.gradW == nil {
+	if f32Kernel.GradW == nil {
 		b.Skip("no weight-gradient kernel in use (OpenBLAS computes it)")
 	}
 	for _, s := range []struct{ out, in int }{{128, 128}, {512, 128}, {128, 512}, {8508, 128}, {256, 256}, {1024, 256}, {256, 1024}} {

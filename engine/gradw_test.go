@@ -18,7 +18,7 @@ func TestGradWKernels(t *testing.T) {
 	defer func(k f32TileKernel) { f32Kernel = k }(f32Kernel)
 	tested := 0
 	for _, kern := range f32Kernels {
-		if kern.gradW == nil {
+		if kern.GradW == nil {
 			continue
 		}
 		tested++
@@ -27,7 +27,7 @@ func TestGradWKernels(t *testing.T) {
 			{1, 12, 32}, {3, 4, 32}, {17, 24, 64}, {40, 8, 96}, {9, 20, 32},
 			{33, 130, 70}, {5, 3, 40}, {64, 128, 128}, {7, 16, 31}, {300, 44, 160},
 		} {
-			t.Run(fmt.Sprintf("%s/n%d_out%d_in%d", kern.name, s.n, s.out, s.in), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/n%d_out%d_in%d", kern.Name, s.n, s.out, s.in), func(t *testing.T) {
 				checkGradW(t, uint64(si), s.n, s.out, s.in)
 			})
 		}

@@ -3,9 +3,10 @@ package engine
 import (
 	"fmt"
 	"math"
-	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
 // Int8 inference: weights quantized per output row, activations per row on
@@ -304,12 +305,12 @@ func (g *Graph) int8Product(kern int8TileKernel, act []uint8, n int, sa []float3
 			r0 := 0
 			if full := n / tileRows; full > 0 && cols == panelCols {
 				// whole tiles straight into y, in one call
-				kern.tile(act, kp, wp, q.k4, y[c0:], out, comp[c0:], q.scale[c0:], sa, bp, full)
+				kern.Tile(act, kp, wp, q.k4, y[c0:], out, comp[c0:], q.scale[c0:], sa, bp, full)
 				r0 = full * tileRows
 			}
 			for ; r0 < n; r0 += tileRows {
 				rows := min(tileRows, n-r0)
-				kern.tile(act[r0*kp:], kp, wp, q.k4, tile[:], panelCols, comp[c0:], q.scale[c0:], sa[r0:], bp, 1)
+				kern.Tile(act[r0*kp:], kp, wp, q.k4, tile[:], panelCols, comp[c0:], q.scale[c0:], sa[r0:], bp, 1)
 				for i := 0; i < rows; i++ {
 					copy(y[(r0+i)*out+c0:(r0+i)*out+c0+cols], tile[i*panelCols:i*panelCols+cols])
 				}
@@ -354,73 +355,42 @@ func quantizeActs(dst []uint8, x []float32, sch actScheme) float32 {
 	return m / sch.qmax
 }
 
-// absMaxFast and quantizeFast are the vectorised parts of quantizeActs
-// for slices of a multiple of 8 values (nil without them).
-var (
-	absMaxFast   func(x []float32) float32
-	quantizeFast func(dst []uint8, x []float32, inv float32, shift uint8)
-)
-
 func fillBytes(b []uint8, v uint8) {
 	for i := range b {
 		b[i] = v
 	}
 }
 
-// int8TileKernel computes tiles consecutive tiles of tileRows activation
-// rows × panelCols outputs: out[i·ldo+j] = float32(Σ_k a[i·lda+k]·w[j][k]
-// − comp[j]) · (scale[j]·sa[i]) + bias[j] for i < tileRows·tiles, where a
-// holds shifted activations and w is a packed panel of k4 groups.
-type int8TileKernel struct {
-	name string
-	tile func(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int)
-	// pairs, where set, is the kernel's faster form for 7-bit
-	// activations (two groups' int16 sums added before widening)
-	pairs *int8TileKernel
-	// needs, where set, is the guard (isa.go) that lets it run
-	needs *bool
-}
-
-// allowed reports whether the instruction set chosen at start-up lets k
-// run.
-func (k int8TileKernel) allowed() bool { return k.needs == nil || *k.needs }
+// int8TileKernel is an int8 tile kernel (kernels.Int8TileKernel).
+type int8TileKernel = kernels.Int8TileKernel
 
 // int8Kernels are the kernels this build can run on this CPU, best first,
-// whether or not STRATA_ISA lets them;
-// int8Kernel is the one in use (chooseInt8Kernel). A kernel with a pairs
-// form (the AVX2 one) runs it for 7-bit activations (int8KernelFor).
+// whether or not STRATA_ISA lets them; int8Kernel is the one in use
+// (kernels.ChooseInt8). A kernel with a Pairs form (the AVX2 one) runs it
+// for 7-bit activations (int8KernelFor). Tests swap int8Kernel.
 var (
-	int8Kernels []int8TileKernel
-	int8Kernel  int8TileKernel
+	int8Kernels  = kernels.Int8Kernels
+	int8Kernel   = chooseInt8Kernel(kernels.LegacyISAEnv("STRATA_INT8", "go", "avx2", "avx512-vnni"))
+	goInt8Kernel = kernels.Int8Go
+)
+
+// chooseInt8Kernel is kernels.ChooseInt8.
+func chooseInt8Kernel(env string) int8TileKernel { return kernels.ChooseInt8(env) }
+
+// absMaxFast and quantizeFast are the vectorised parts of quantizeActs
+// for slices of a multiple of 8 values (nil without them; tests swap them).
+var (
+	absMaxFast   = kernels.AbsMaxFast
+	quantizeFast = kernels.QuantizeFast
 )
 
 // int8KernelFor is the kernel in use for activations of scheme sch.
 func int8KernelFor(sch actScheme) int8TileKernel {
-	if sch.shift == actShift7 && int8Kernel.pairs != nil {
-		return *int8Kernel.pairs
+	if sch.shift == actShift7 && int8Kernel.Pairs != nil {
+		return *int8Kernel.Pairs
 	}
 	return int8Kernel
 }
-
-// chooseInt8Kernel picks the kernel STRATA_INT8 (env) names by the first
-// word of its name ("go", "avx2", "avx512-vnni"), to force a slower one for
-// comparisons; the best one the chosen instruction set allows when env is
-// empty, unknown or not allowed here (`strata env` shows which is in use).
-func chooseInt8Kernel(env string) int8TileKernel {
-	for _, k := range int8Kernels {
-		if id, _, _ := strings.Cut(k.name, " "); env != "" && id == env && k.allowed() {
-			return k
-		}
-	}
-	for _, k := range int8Kernels {
-		if k.allowed() {
-			return k
-		}
-	}
-	return goInt8Kernel
-}
-
-var goInt8Kernel = int8TileKernel{name: "go", tile: tileInt8Go}
 
 // Int8KernelFor names the int8 kernel products with activations of the
 // given width (7 or 8; 0: the default) run on.
@@ -429,39 +399,9 @@ func Int8KernelFor(bits int) string {
 		bits = DefaultInt8Bits
 	}
 	if bits == 7 {
-		return int8KernelFor(actScheme{ActQMax7, actShift7}).name
+		return int8KernelFor(actScheme{ActQMax7, actShift7}).Name
 	}
-	return int8Kernel.name
-}
-
-// tileInt8Go is the pure-Go kernel (the reference the assembly follows
-// operation for operation, so both give bit-identical floats).
-func tileInt8Go(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, comp []int32, scale, sa, bias []float32, tiles int) {
-	for t := 0; t < tiles; t++ {
-		r := t * tileRows
-		tileInt8Go1(a[r*lda:], lda, w, k4, out[r*ldo:], ldo, comp, scale, sa[r:], bias)
-	}
-}
-
-func tileInt8Go1(a []uint8, lda int, w []int8, k4 int, out []float32, ldo int, comp []int32, scale, sa, bias []float32) {
-	var acc [tileRows][panelCols]int32
-	for g := 0; g < k4; g++ {
-		blk := w[g*panelCols*4 : (g+1)*panelCols*4]
-		for i := 0; i < tileRows; i++ {
-			a4 := a[i*lda+4*g : i*lda+4*g+4]
-			a0, a1, a2, a3 := int32(a4[0]), int32(a4[1]), int32(a4[2]), int32(a4[3])
-			for j := 0; j < panelCols; j++ {
-				w4 := blk[4*j : 4*j+4]
-				acc[i][j] += a0*int32(w4[0]) + a1*int32(w4[1]) + a2*int32(w4[2]) + a3*int32(w4[3])
-			}
-		}
-	}
-	for i := 0; i < tileRows; i++ {
-		for j := 0; j < panelCols; j++ {
-			s := scale[j] * sa[i]
-			out[i*ldo+j] = float32(float32(acc[i][j]-comp[j])*s) + bias[j]
-		}
-	}
+	return int8Kernel.Name
 }
 
 // panelBias is the bias of the output panel [c0, c0+cols) as a whole

@@ -22,7 +22,7 @@ func BenchmarkLinearInt8(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	modes := []string{"float32"}
 	for _, k := range int8Kernels {
-		if id, _, _ := strings.Cut(k.name, " "); id != "go" {
+		if id, _, _ := strings.Cut(k.Name, " "); id != "go" {
 			modes = append(modes, "int8-"+id)
 		}
 	}

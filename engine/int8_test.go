@@ -94,8 +94,8 @@ func TestInt8KernelsMatchIntegerReference(t *testing.T) {
 	var runs []run
 	for _, kern := range int8Kernels {
 		runs = append(runs, run{kern, actScheme{ActQMax, actShift}}, run{kern, actScheme{ActQMax7, actShift7}})
-		if kern.pairs != nil {
-			runs = append(runs, run{*kern.pairs, actScheme{ActQMax7, actShift7}})
+		if kern.Pairs != nil {
+			runs = append(runs, run{*kern.Pairs, actScheme{ActQMax7, actShift7}})
 		}
 	}
 	for _, r := range runs {
@@ -111,7 +111,7 @@ func TestInt8KernelsMatchIntegerReference(t *testing.T) {
 				for i := range want {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 						t.Fatalf("kernel %s, %d-bit activations, %d threads, n=%d in=%d out=%d: y[%d] = %v, reference %v",
-							r.kern.name, bitsOf(r.sch), threads, n, in, out, i, got[i], want[i])
+							r.kern.Name, bitsOf(r.sch), threads, n, in, out, i, got[i], want[i])
 					}
 				}
 			}
@@ -133,14 +133,14 @@ func checkInt8KernelList(t *testing.T) {
 	has := map[string]bool{}
 	var ran []string
 	for _, k := range int8Kernels {
-		id, _, _ := strings.Cut(k.name, " ")
+		id, _, _ := strings.Cut(k.Name, " ")
 		has[id] = true
-		ran = append(ran, k.name)
+		ran = append(ran, k.Name)
 	}
 	t.Logf("int8 kernels tested on this CPU: %s", strings.Join(ran, "; "))
 	// what the CPU reports, read here rather than through the flags the
-	// kernel list was built from
-	amd64, avx2 := runtime.GOARCH == "amd64", cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	// kernel list was built from (a purego build runs none of the assembly)
+	amd64, avx2 := runtime.GOARCH == "amd64" && !puregoBuild, cpu.X86.HasAVX2 && cpu.X86.HasFMA
 	for _, k := range []struct {
 		id   string
 		runs bool
@@ -160,19 +160,19 @@ func checkInt8KernelList(t *testing.T) {
 func TestChooseInt8Kernel(t *testing.T) {
 	var allowed []int8TileKernel
 	for _, k := range int8Kernels {
-		if k.allowed() {
+		if k.Allowed() {
 			allowed = append(allowed, k)
 		}
 	}
 	for _, env := range []string{"", "nonsense", "avx", "avx512"} {
-		if k := chooseInt8Kernel(env); k.name != allowed[0].name {
-			t.Errorf("STRATA_INT8=%q chose %s, want the best STRATA_ISA allows, %s", env, k.name, allowed[0].name)
+		if k := chooseInt8Kernel(env); k.Name != allowed[0].Name {
+			t.Errorf("STRATA_INT8=%q chose %s, want the best STRATA_ISA allows, %s", env, k.Name, allowed[0].Name)
 		}
 	}
 	for _, want := range allowed {
-		id, _, _ := strings.Cut(want.name, " ")
-		if k := chooseInt8Kernel(id); k.name != want.name {
-			t.Errorf("STRATA_INT8=%s chose %s", id, k.name)
+		id, _, _ := strings.Cut(want.Name, " ")
+		if k := chooseInt8Kernel(id); k.Name != want.Name {
+			t.Errorf("STRATA_INT8=%s chose %s", id, k.Name)
 		}
 	}
 }
@@ -207,7 +207,7 @@ func TestLinearInt8(t *testing.T) {
 					refSum += float64(want.Data[i]) * float64(want.Data[i])
 				}
 				if rel := math.Sqrt(errSum / refSum); rel > 0.03 {
-					t.Errorf("%s, %d bits, %v: relative error %.4f of int8 against float32", kern.name, bits, sh, rel)
+					t.Errorf("%s, %d bits, %v: relative error %.4f of int8 against float32", kern.Name, bits, sh, rel)
 				}
 				if firsts[wi] == nil {
 					firsts[wi] = append([]float32(nil), got.Data...)
@@ -215,7 +215,7 @@ func TestLinearInt8(t *testing.T) {
 				}
 				for i := range firsts[wi] {
 					if firsts[wi][i] != got.Data[i] {
-						t.Fatalf("%s differs from %s at %d with %d bits: %v vs %v", kern.name, int8Kernels[0].name, i, bits, got.Data[i], firsts[wi][i])
+						t.Fatalf("%s differs from %s at %d with %d bits: %v vs %v", kern.Name, int8Kernels[0].Name, i, bits, got.Data[i], firsts[wi][i])
 					}
 				}
 			}
@@ -301,18 +301,6 @@ func testQuantizeActsPaths(t *testing.T, sch actScheme) {
 	for i, w := range []int{int(q), 0, 2, -2, 0, 2, 4, -int(q), int(q) - 1} {
 		if int(b[i])-int(sch.shift) != w {
 			t.Fatalf("%d-bit: value %v quantized to %d, want %d", bitsOf(sch), rows[0][i], int(b[i])-int(sch.shift), w)
-		}
-	}
-}
-
-// A kernel above the chosen instruction set stays in the list (the tests
-// compare it) but is never chosen, even when STRATA_INT8 names it.
-func TestChooseInt8KernelKeepsToTheISA(t *testing.T) {
-	defer func(v, a bool) { haveVNNI, haveAVX2FMA = v, a }(haveVNNI, haveAVX2FMA)
-	haveVNNI, haveAVX2FMA = false, false
-	for _, env := range []string{"", "avx512-vnni", "avx2"} {
-		if k := chooseInt8Kernel(env); k.name != goInt8Kernel.name {
-			t.Errorf("under STRATA_ISA=go, STRATA_INT8=%q chose %s", env, k.name)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-//go:build linux && amd64
+//go:build linux && amd64 && !purego
 
 package engine
 
@@ -13,7 +13,7 @@ import (
 
 // The VNNI kernel cannot run on a CPU without AVX-512 (QEMU's TCG does not
 // emulate it either), so this test checks its machine code, which every
-// amd64 machine can read: the test binary's own bytes of tileInt8VNNI,
+// amd64 machine can read: the test binary's own bytes of kernels.TileInt8VNNI,
 // decoded by the Intel SDM's definition of VPDPBUSD (EVEX.256.66.0F38.W0
 // 50 /r: ModRM.reg accumulates, EVEX.vvvv is the unsigned source, ModRM.rm
 // the signed one). Its inner loop must hold exactly the 8 products
@@ -21,7 +21,7 @@ import (
 // s8(Y8+h, the weight half-panel), unmasked. On a VNNI machine
 // TestInt8KernelsMatchIntegerReference runs it as well.
 func TestVNNIKernelEncoding(t *testing.T) {
-	code := ownFunctionCode(t, "github.com/strata-nmt/strata/engine.tileInt8VNNI")
+	code := ownFunctionCode(t, "github.com/strata-nmt/strata/engine/internal/kernels.TileInt8VNNI")
 	var got []string
 	for i := 0; i+6 <= len(code); i++ {
 		if d, ok := decodeVPDPBUSD(code[i : i+6]); ok {
@@ -33,7 +33,7 @@ func TestVNNIKernelEncoding(t *testing.T) {
 		want = append(want, fmt.Sprintf("vpdpbusd ymm%d, ymm10(u8), ymm%d(s8)", acc, 8+acc%2))
 	}
 	if !slices.Equal(got, want) {
-		t.Fatalf("tileInt8VNNI's vpdpbusd instructions:\n%q\nwant\n%q", got, want)
+		t.Fatalf("TileInt8VNNI's vpdpbusd instructions:\n%q\nwant\n%q", got, want)
 	}
 }
 

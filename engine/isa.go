@@ -2,26 +2,22 @@ package engine
 
 import (
 	"fmt"
-	"os"
-	"slices"
-	"strings"
 
 	"github.com/strata-nmt/strata/engine/internal/cpu"
 )
 
-// The guards of every kernel choice in the engine, read from the one set
-// engine/internal/cpu chose at start-up (the CPU's best, or the level
-// STRATA_ISA=go|avx2|avx512|avx512vnni caps it at). Tests flip them to run
-// both paths of a kernel.
+// The guards the engine still reads itself: the layer-norm, exp-sum and
+// dropout row loops, whose assembly is in engine/internal/kernels but whose
+// references are the ops' own loops (ops_norm.go, ops_loss.go,
+// ops_addnorm.go). They hold the set engine/internal/cpu chose at start-up
+// (the CPU's best, or the level STRATA_ISA=go|avx2|avx512|avx512vnni caps
+// it at), as the kernels package's own guards do; tests flip them to run
+// both paths. Every other kernel is chosen in engine/internal/kernels.
 var (
 	// haveAVX2FMA: the AVX2 kernels (AVX2 and FMA).
 	haveAVX2FMA = cpu.Chosen.AVX2FMA
-	// haveF16C: the half-precision cache kernels (F16C besides AVX2).
-	haveF16C = cpu.Chosen.F16C
 	// haveAVX512F32: the 512-bit float32 kernels (AVX512F and VL).
 	haveAVX512F32 = cpu.Chosen.AVX512F32
-	// haveVNNI: the vpdpbusd int8 kernel (AVX512_VNNI and VL).
-	haveVNNI = cpu.Chosen.VNNI
 )
 
 // ISA names the instruction-set level the kernels run with and the
@@ -32,17 +28,3 @@ func ISA() string {
 
 // ISAs are the values STRATA_ISA accepts, lowest first.
 func ISAs() []string { return cpu.ISAs() }
-
-// legacyISAEnv reads an older per-family override (STRATA_SGEMM,
-// STRATA_INT8). Its instruction-set values (isaValues) still force that
-// family's kernel as they did, with a notice on stderr naming STRATA_ISA,
-// which caps every family at once; other values (STRATA_SGEMM=blas, which
-// names a library) pass without one.
-func legacyISAEnv(name string, isaValues ...string) string {
-	v := os.Getenv(name)
-	if slices.Contains(isaValues, v) {
-		fmt.Fprintf(os.Stderr, "strata: %s=%s still works but is deprecated: STRATA_ISA=%s caps every kernel family at once\n",
-			name, v, strings.TrimSuffix(strings.ReplaceAll(v, "-", ""), "+fma"))
-	}
-	return v
-}

@@ -25,11 +25,11 @@ const packedMaxK = 1024
 // trainPacked reports whether a recording graph's product with inner
 // dimension k runs on the packed kernel: where an assembly kernel exists,
 // STRATA_SGEMM does not ask for OpenBLAS, and k is at most packedMaxK.
-func trainPacked(k int) bool { return f32Kernel.tile != nil && k <= packedMaxK }
+func trainPacked(k int) bool { return f32Kernel.Tile != nil && k <= packedMaxK }
 
 // trainPackedGradX reports whether a recording graph's input gradients run
 // on the packed kernel: wherever it is in use, in blocks of packedMaxK.
-func trainPackedGradX() bool { return f32Kernel.tile != nil }
+func trainPackedGradX() bool { return f32Kernel.Tile != nil }
 
 // linearTrainPacked sets y = x·Wᵀ + bias (bias nil for none).
 func (g *Graph) linearTrainPacked(x, w *Tensor, bias []float32, y *Tensor) {

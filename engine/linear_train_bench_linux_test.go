@@ -20,7 +20,7 @@ import (
 //
 //	go test ./engine -run '^$' -bench TrainProducts -cpu 1 -benchtime 10x
 func BenchmarkTrainProducts(b *testing.B) {
-	if f32Kernel.tile == nil {
+	if f32Kernel.Tile == nil {
 		b.Skip("no packed kernel in use")
 	}
 	for _, s := range []struct{ k, out int }{{128, 384}, {128, 128}, {128, 512}, {512, 128}, {128, 8508}, {1024, 128}} {
@@ -36,7 +36,7 @@ func benchTrainProduct(b *testing.B, n, k, out int) {
 	g := NewGraph(1)
 	g.SetThreads(1)
 	narrow := f32Kernel
-	narrow.wide = nil
+	narrow.Wide = nil
 	run := func(kern f32TileKernel) func() {
 		return func() { g.packedProduct(kern, x, n, p, bias, y) }
 	}

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
 // trainLinearCase is a recording graph's Linear and LinearReLU on one input
@@ -82,13 +84,13 @@ func (c *trainLinearCase) reference() (y1, y2, dx, dw1, db1, dw2, db2 []float64)
 func TestTrainingLinearKernels(t *testing.T) {
 	defer func(k f32TileKernel) { f32Kernel = k }(f32Kernel)
 	shapes := []struct{ n, in, out int }{{23, 70, 130}, {200, 40, 33}, {7, 1024, 20}, {13, 16, 1100}, {8, 1100, 24}, {1, 5, 3}}
-	for _, kern := range append([]f32TileKernel{blasF32Kernel}, f32Kernels...) {
+	for _, kern := range append([]f32TileKernel{kernels.F32BLAS}, f32Kernels...) {
 		f32Kernel = kern
 		for si, s := range shapes {
 			c := newTrainLinearCase(uint64(si), s.n, s.in, s.out)
 			c.run(1)
 			y1, y2, dx, dw1, db1, dw2, db2 := c.reference()
-			what := kern.name + " " + string(rune('A'+si))
+			what := kern.Name + " " + string(rune('A'+si))
 			checkClose(t, what+" y1", c.y1, y1, s.in)
 			checkClose(t, what+" y2", c.y2, y2, s.in)
 			checkClose(t, what+" dx", c.dx, dx, 2*s.out)
@@ -96,7 +98,7 @@ func TestTrainingLinearKernels(t *testing.T) {
 			checkClose(t, what+" db1", c.db1, db1, s.n)
 			checkClose(t, what+" dW2", c.dw2, dw2, s.n)
 			checkClose(t, what+" db2", c.db2, db2, s.n)
-			if kern.tile == nil {
+			if kern.Tile == nil {
 				continue // OpenBLAS's sums may depend on the split
 			}
 			three := newTrainLinearCase(uint64(si), s.n, s.in, s.out)

@@ -3,8 +3,6 @@ package engine
 import (
 	"fmt"
 	"math"
-
-	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
 // Cols selects a block of columns [Col, Col+width) of a tensor without
@@ -249,42 +247,7 @@ func (o AttnOptions) bands(tq, tk int) attnBands {
 		return attnBands{}
 	}
 	off := tk - tq
-	return attnBands{band{bandCols, off}, band{bandInner, off}, band{bandInnerFrom, off}}
-}
-
-// transpose writes the rows×cols matrix src (rows ld apart) to dst as
-// cols×rows with rows ldd apart (ldd >= rows), so that the products read
-// Kᵀ and Vᵀ with unit stride; the ldd-rows padding columns of dst become
-// zeros. With AVX the whole 8×8 blocks move through registers
-// (internal/kernels/transpose_amd64.s): the scalar loop's strided stores cost about as much
-// as attention's products at a head width of 32.
-func transpose(dst []float32, ldd int, src []float32, rows, cols, ld int) {
-	r0 := 0
-	if attnTiles && cols >= 8 && rows >= 8 {
-		_ = src[(rows-1)*ld+cols-1] // the blocks stay inside both slices
-		_ = dst[(cols-1)*ldd+rows-1]
-		blocks := cols / 8
-		for ; r0+8 <= rows; r0 += 8 {
-			kernels.TransposeStripAVX(&dst[r0], ldd, &src[r0*ld], ld, blocks)
-			transposeGo(dst, ldd, src, r0, r0+8, 8*blocks, cols, ld)
-		}
-	}
-	transposeGo(dst, ldd, src, r0, rows, 0, cols, ld)
-	if ldd > rows {
-		for c := 0; c < cols; c++ {
-			clear(dst[c*ldd+rows : (c+1)*ldd])
-		}
-	}
-}
-
-// transposeGo is transpose's scalar loop over rows [r0, r1) and columns
-// [c0, c1).
-func transposeGo(dst []float32, ldd int, src []float32, r0, r1, c0, c1, ld int) {
-	for r := r0; r < r1; r++ {
-		for c, x := range src[r*ld+c0 : r*ld+c1] {
-			dst[(c0+c)*ldd+r] = x
-		}
-	}
+	return attnBands{band{Kind: bandCols, Off: off}, band{Kind: bandInner, Off: off}, band{Kind: bandInnerFrom, Off: off}}
 }
 
 // softmaxBackwardRows replaces dp (rows ldp apart) by
@@ -294,8 +257,8 @@ func transposeGo(dst []float32, ldd int, src []float32, r0, r1, c0, c1, ld int) 
 func softmaxBackwardRows(dp []float32, ldp int, p []float32, rows, cols int, bd band) {
 	for i := 0; i < rows; i++ {
 		n := cols
-		if bd.kind == bandCols {
-			n = max(0, min(cols, i+bd.off+1))
+		if bd.Kind == bandCols {
+			n = max(0, min(cols, i+bd.Off+1))
 		}
 		dr, pr := dp[i*ldp:i*ldp+n], p[i*cols:i*cols+n]
 		var dot float64

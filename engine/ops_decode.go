@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"math"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
 // KVRows locates keys and values that live outside the graph (a decoder's
@@ -159,32 +161,6 @@ func (g *Graph) stepWidth(op string, q Cols, ld, kcol, vcol, heads int) int {
 	return d
 }
 
-// gatherScores sets p[j] = scale·(q · data[idx[j]·ld+col :][:len(q)]).
-func gatherScores(p, q, data []float32, col, ld int, idx []int32, scale float32) {
-	if haveAVX2FMA && len(q)%8 == 0 && len(idx) > 0 {
-		dotRowsAVX2(&q[0], len(q), &data[col], &idx[0], len(idx), ld, &p[0], scale)
-		return
-	}
-	for j, r := range idx {
-		off := int(r)*ld + col
-		p[j] = scale * dot(q, data[off:off+len(q)])
-	}
-}
-
-// gatherSum adds Σ_j p[j]·data[idx[j]·ld+col :][:len(out)] to out.
-func gatherSum(out, p, data []float32, col, ld int, idx []int32) {
-	if haveAVX2FMA && len(out)%32 == 0 && len(idx) > 0 {
-		axpyRowsAVX2(&out[0], len(out), &data[col], &idx[0], &p[0], len(idx), ld)
-		return
-	}
-	for j, r := range idx {
-		if p[j] != 0 {
-			off := int(r)*ld + col
-			axpy(out, data[off:off+len(out)], p[j])
-		}
-	}
-}
-
 // KVBlocks is a memory of equal-length blocks of keys and values, one block
 // per source sentence (an encoder memory projected once per batch): block
 // b's keys are rows [b·TK, (b+1)·TK) of Data, key at column KCol and value
@@ -229,7 +205,7 @@ func (g *Graph) BlockAttention(q Cols, n, heads int, kv KVBlocks) (ctx, probs *T
 	ctx = g.newTensor(nil, n, d)
 	probs = g.newTensor(nil, n, heads, tk)
 	var keyRows []int32
-	if haveAVX2FMA && dh%32 == 0 {
+	if kernels.GatherRowsVectorized(dh) {
 		keyRows = blockKeyRows(blocks, tk)
 	}
 	g.parallel(len(runs)*heads, 5*2*tk*dh, func(_, lo, hi int) {

@@ -29,7 +29,7 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 		// included (before this branch fc1 silently ran in float32)
 		g.linearInt8(x, w, b, y)
 		bias = nil
-	} else if !g.record && f32Kernel.tile != nil {
+	} else if !g.record && f32Kernel.Tile != nil {
 		// inference on the packed kernel, which adds the bias itself
 		// (the same sum as Linear's there)
 		g.linearPacked(f32Kernel, x, w, b, y)

@@ -21,7 +21,7 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 		g.linearInt8(x, w, b, y)
 		return y
 	}
-	if !g.record && f32Kernel.tile != nil {
+	if !g.record && f32Kernel.Tile != nil {
 		// inference: weights packed once for the register-tiled kernel
 		g.linearPacked(f32Kernel, x, w, b, y)
 		return y

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sync"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
 // Float32 inference products against a fixed weight matrix, y = x·Wᵀ + b,
@@ -29,8 +31,8 @@ import (
 // row) to have as many sums in flight.
 
 const (
-	f32PanelCols = panelCols // 16, as the int8 panels: panelBias serves both
-	f32TileRows  = 6
+	f32PanelCols = kernels.F32PanelCols // 16, as the int8 panels: panelBias serves both
+	f32TileRows  = kernels.F32TileRows
 )
 
 // PackedF32 is a weight matrix (Rows outputs × Cols inputs) packed for the
@@ -190,7 +192,7 @@ func (g *Graph) packedRun(kern f32TileKernel, a []float32, lda, n int, p *Packed
 	// kernel has a two-panel loop, except for rows 4 KiB apart (their
 	// lines share one L1 set; the one-panel kernel's 6-row loop takes them)
 	span := 1
-	if kern.wide != nil && lda%1024 != 0 {
+	if kern.Wide != nil && lda%1024 != 0 {
 		span = 2
 	}
 	groups := (np + span - 1) / span
@@ -212,13 +214,13 @@ func (g *Graph) packedRun(kern f32TileKernel, a []float32, lda, n int, p *Packed
 				if add {
 					loadTile(tile[:], y[t*f32TileRows*out+c0:], out, rows, cols)
 				}
-				kern.tile(src, lds, wp, k, tile[:], f32PanelCols, bp, 1)
+				kern.Tile(src, lds, wp, k, tile[:], f32PanelCols, bp, 1)
 				copyTile(y[t*f32TileRows*out+c0:], out, tile[:], rows, cols)
 			}
 			switch {
 			case done:
 			case t1 > t0 && cols == f32PanelCols:
-				kern.tile(a[t0*f32TileRows*lda:], lda, wp, k, y[t0*f32TileRows*out+c0:], out, bp, t1-t0)
+				kern.Tile(a[t0*f32TileRows*lda:], lda, wp, k, y[t0*f32TileRows*out+c0:], out, bp, t1-t0)
 			default:
 				for t := t0; t < t1; t++ {
 					part(t, a[t*f32TileRows*lda:], f32TileRows, lda)
@@ -242,7 +244,7 @@ func (g *Graph) packedRun(kern f32TileKernel, a []float32, lda, n int, p *Packed
 						bp = bias[c0 : c0+2*f32PanelCols]
 					}
 				}
-				kern.wide(a[t0*f32TileRows*lda:], lda, p.panels[p0*k*f32PanelCols:p1*k*f32PanelCols], k,
+				kern.Wide(a[t0*f32TileRows*lda:], lda, p.panels[p0*k*f32PanelCols:p1*k*f32PanelCols], k,
 					y[t0*f32TileRows*out+c0:], out, bp, t1-t0)
 			}
 			for pi := p0; pi < p1; pi++ {
@@ -286,91 +288,18 @@ func copyTile(y []float32, ldy int, tile []float32, rows, cols int) {
 	}
 }
 
-// f32TileKernel computes tiles consecutive tiles of f32TileRows rows of a
-// (lda apart) times one packed panel w of k inputs:
-// out[i·ldo+j] = Σ_k a[i·lda+k]·w[k·16+j] + bias[j], i < 6·tiles, j < 16;
-// with bias nil, out[i·ldo+j] += Σ_k a[i·lda+k]·w[k·16+j].
-type f32TileKernel struct {
-	name string
-	tile func(a []float32, lda int, w []float32, k int, out []float32, ldo int, bias []float32, tiles int)
-	// wide, where not nil, is tile over two adjacent panels at once (w,
-	// out and bias 32 columns wide): the same sums, fewer loads per FMA
-	wide func(a []float32, lda int, w []float32, k int, out []float32, ldo int, bias []float32, tiles int)
-	// gradW, where not nil, computes training's weight gradients (gradw.go)
-	gradW *gradWKernel
-}
+// f32TileKernel is a packed float32 kernel (kernels.F32TileKernel).
+type f32TileKernel = kernels.F32TileKernel
 
-// f32Kernels are the packed kernels this build can run on this CPU, best
-// first (AVX-512, AVX2, pure Go). f32Kernel is the one inference Linear
-// and training's products use; a nil tile means OpenBLAS (no kernel beats
-// it here, or STRATA_SGEMM=blas). STRATA_SGEMM=avx2 forces the AVX2 kernel
-// (where the CPU has it), STRATA_SGEMM=go the pure-Go one.
+// f32Kernels are the packed kernels this build can run with the chosen
+// instruction set, best first; f32Kernel is the one inference Linear and
+// training's products use (kernels.ChooseF32: a nil Tile means OpenBLAS).
+// Tests swap it to run every kernel.
 var (
-	f32Kernels []f32TileKernel
-	f32Kernel  f32TileKernel
+	f32Kernels = kernels.F32Kernels
+	f32Kernel  = kernels.ChooseF32()
 )
-
-// avx2F32KernelName names the AVX2 kernel (sgemm_packed_amd64.go), the
-// one STRATA_SGEMM=avx2 picks.
-const avx2F32KernelName = "avx2+fma (6x16 tile, packed weights)"
-
-var (
-	goF32Kernel   = f32TileKernel{name: "go (6x16 tile, packed weights)", tile: tileF32Go, gradW: &gradWGo}
-	blasF32Kernel = f32TileKernel{name: "openblas sgemm (unpacked)"}
-)
-
-// chooseF32Kernel sets f32Kernel from the list and the environment.
-func chooseF32Kernel() {
-	f32Kernel = blasF32Kernel
-	if len(f32Kernels) > 1 { // an assembly kernel: the pure-Go one never beats BLAS
-		f32Kernel = f32Kernels[0]
-	}
-	switch legacyISAEnv("STRATA_SGEMM", "avx2", "go") {
-	case "avx2":
-		for _, k := range f32Kernels {
-			if k.name == avx2F32KernelName {
-				f32Kernel = k
-			}
-		}
-	case "go":
-		f32Kernel = goF32Kernel
-	case "blas":
-		f32Kernel = blasF32Kernel
-	}
-}
 
 // F32Kernel names the kernel of float32 inference products (Linear on
 // non-recording graphs).
-func F32Kernel() string { return f32Kernel.name }
-
-// tileF32Go is the pure-Go kernel, the reference the assembly follows
-// (which fuses each multiply-add, so results differ in the last bits).
-func tileF32Go(a []float32, lda int, w []float32, k int, out []float32, ldo int, bias []float32, tiles int) {
-	for t := 0; t < tiles; t++ {
-		r := t * f32TileRows
-		tileF32Go1(a[r*lda:], lda, w, k, out[r*ldo:], ldo, bias)
-	}
-}
-
-func tileF32Go1(a []float32, lda int, w []float32, k int, out []float32, ldo int, bias []float32) {
-	var acc [f32TileRows][f32PanelCols]float32
-	for p := 0; p < k; p++ {
-		wk := (*[f32PanelCols]float32)(w[p*f32PanelCols : (p+1)*f32PanelCols])
-		for i := 0; i < f32TileRows; i++ {
-			ai := a[i*lda+p]
-			for j := range wk {
-				acc[i][j] += ai * wk[j]
-			}
-		}
-	}
-	for i := 0; i < f32TileRows; i++ {
-		o := out[i*ldo : i*ldo+f32PanelCols]
-		for j := range o {
-			if bias == nil {
-				o[j] += acc[i][j]
-			} else {
-				o[j] = acc[i][j] + bias[j]
-			}
-		}
-	}
-}
+func F32Kernel() string { return f32Kernel.Name }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
 // TestPackedAVX512MatchesAVX2: the AVX-512 kernel sums each output in the
@@ -37,21 +39,21 @@ func TestPackedAVX512MatchesAVX2(t *testing.T) {
 				run := func(kern f32TileKernel, one bool) []float32 {
 					out := slices.Clone(prior)
 					if !one {
-						kern.tile(a, lda, w, k, out, ldo, bias, tiles)
+						kern.Tile(a, lda, w, k, out, ldo, bias, tiles)
 						return out
 					}
 					for i := 0; i < tiles; i++ {
 						r0 := i * f32TileRows
-						kern.tile(a[r0*lda:], lda, w, k, out[r0*ldo:], ldo, bias, 1)
+						kern.Tile(a[r0*lda:], lda, w, k, out[r0*ldo:], ldo, bias, 1)
 					}
 					return out
 				}
-				want := run(avx2F32Kernel, false)
+				want := run(kernels.F32AVX2, false)
 				what := fmt.Sprintf("tiles=%d k=%d lda=%d bias=%v", tiles, k, lda, withBias)
-				if got := run(avx512F32Kernel, false); !slices.Equal(got, want) {
+				if got := run(kernels.F32AVX512, false); !slices.Equal(got, want) {
 					t.Fatalf("%s: the AVX-512 kernel differs from the AVX2 one", what)
 				}
-				if got := run(avx512F32Kernel, true); !slices.Equal(got, want) {
+				if got := run(kernels.F32AVX512, true); !slices.Equal(got, want) {
 					t.Fatalf("%s: the AVX-512 kernel one tile at a time differs from the AVX2 one", what)
 				}
 			}
@@ -71,8 +73,8 @@ func TestPackedAVX512MatchesAVX2(t *testing.T) {
 				if mode != "bias" {
 					bias = nil
 				}
-				g.packedRun(avx2F32Kernel, x, lda, s.n, p, bias, y2, mode == "add")
-				g.packedRun(avx512F32Kernel, x, lda, s.n, p, bias, y5, mode == "add")
+				g.packedRun(kernels.F32AVX2, x, lda, s.n, p, bias, y2, mode == "add")
+				g.packedRun(kernels.F32AVX512, x, lda, s.n, p, bias, y5, mode == "add")
 				if !slices.Equal(y2, y5) {
 					t.Fatalf("%dx%dx%d lda %d %s: the AVX-512 product differs from the AVX2 one", s.n, s.k, s.out, lda, mode)
 				}
@@ -85,7 +87,7 @@ func TestPackedAVX512MatchesAVX2(t *testing.T) {
 // directly on 1-7 tiles (its 12-row loop and its last 6 rows), with and
 // without a bias.
 func TestPackedWideMatchesAVX2(t *testing.T) {
-	if avx512F32Kernel.wide == nil || !haveAVX512F32 {
+	if kernels.F32AVX512.Wide == nil || !haveAVX512F32 {
 		t.Skip("no AVX-512 on this CPU")
 	}
 	rng := rand.New(rand.NewPCG(17, 18))
@@ -106,9 +108,9 @@ func TestPackedWideMatchesAVX2(t *testing.T) {
 					if withBias {
 						bh = bias[h*f32PanelCols:]
 					}
-					avx2F32Kernel.tile(a, lda, w[h*k*f32PanelCols:], k, want[h*f32PanelCols:], ldo, bh, tiles)
+					kernels.F32AVX2.Tile(a, lda, w[h*k*f32PanelCols:], k, want[h*f32PanelCols:], ldo, bh, tiles)
 				}
-				avx512F32Kernel.wide(a, lda, w, k, got, ldo, bias, tiles)
+				kernels.F32AVX512.Wide(a, lda, w, k, got, ldo, bias, tiles)
 				if !slices.Equal(got, want) {
 					t.Fatalf("tiles=%d k=%d bias=%v: the two-panel kernel differs from the AVX2 one", tiles, k, withBias)
 				}
@@ -125,17 +127,17 @@ func TestChooseF32KernelAVX2(t *testing.T) {
 	}
 	defer func(k f32TileKernel) { f32Kernel = k }(f32Kernel)
 	t.Setenv("STRATA_SGEMM", "")
-	chooseF32Kernel()
-	want := avx2F32Kernel.name
+	f32Kernel = kernels.ChooseF32()
+	want := kernels.F32AVX2.Name
 	if haveAVX512F32 {
-		want = avx512F32Kernel.name
+		want = kernels.F32AVX512.Name
 	}
-	if f32Kernel.name != want {
-		t.Fatalf("default kernel %q, want %q", f32Kernel.name, want)
+	if f32Kernel.Name != want {
+		t.Fatalf("default kernel %q, want %q", f32Kernel.Name, want)
 	}
 	t.Setenv("STRATA_SGEMM", "avx2")
-	chooseF32Kernel()
-	if f32Kernel.name != avx2F32Kernel.name {
-		t.Fatalf("STRATA_SGEMM=avx2 chose %q", f32Kernel.name)
+	f32Kernel = kernels.ChooseF32()
+	if f32Kernel.Name != kernels.F32AVX2.Name {
+		t.Fatalf("STRATA_SGEMM=avx2 chose %q", f32Kernel.Name)
 	}
 }

@@ -35,7 +35,7 @@ func threadCPU() time.Duration {
 //	go test ./engine -run '^$' -bench DecodeLinear -benchtime 20x
 func BenchmarkDecodeLinear(b *testing.B) {
 	initBLAS() // OpenBLAS single-threaded, as the engine runs it
-	if f32Kernel.tile == nil {
+	if f32Kernel.Tile == nil {
 		b.Skip("no packed kernel in use (STRATA_SGEMM=blas or no AVX2+FMA)")
 	}
 	for _, kn := range decodeKN {
@@ -113,7 +113,7 @@ func BenchmarkSgemmPeak(b *testing.B) {
 		c0 := threadCPU()
 		blas.Sgemm(false, true, s, s, s, 1, x, s, w, s, 0, y, s)
 		c1 := threadCPU()
-		if f32Kernel.tile != nil {
+		if f32Kernel.Tile != nil {
 			g.packedProduct(f32Kernel, x, s, p, nil, y)
 		}
 		tb += c1 - c0
@@ -121,7 +121,7 @@ func BenchmarkSgemmPeak(b *testing.B) {
 	}
 	total := 2 * float64(s*s*s) * float64(b.N) / 1e9
 	b.ReportMetric(total/tb.Seconds(), "blas-GFLOP/cpu-s")
-	if f32Kernel.tile != nil {
+	if f32Kernel.Tile != nil {
 		b.ReportMetric(total/tp.Seconds(), "packed-GFLOP/cpu-s")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
 // refLinear64 is x·Wᵀ + b in float64.
@@ -75,7 +77,7 @@ func TestPackedKernels(t *testing.T) {
 						y[i] = float32(math.NaN()) // every output must be written
 					}
 					g.packedProduct(kern, x, s.n, p, bias, y)
-					checkClose(t, fmt.Sprintf("%s %dx%dx%d bias=%v threads=%d", kern.name, s.n, s.k, s.out, bias != nil, threads), y, ref, s.k)
+					checkClose(t, fmt.Sprintf("%s %dx%dx%d bias=%v threads=%d", kern.Name, s.n, s.k, s.out, bias != nil, threads), y, ref, s.k)
 				}
 			}
 		}
@@ -120,10 +122,10 @@ func TestPackedTileCalls(t *testing.T) {
 							ref[i*ldo+j] = s
 						}
 					}
-					kern.tile(a, lda, w, k, out, ldo, bias, tiles)
+					kern.Tile(a, lda, w, k, out, ldo, bias, tiles)
 					// 1e-5·(k+1) as checkClose, and a prior value of
 					// unit size in the accumulating case
-					checkClose(t, fmt.Sprintf("%s tiles=%d k=%d lda=%d bias=%v", kern.name, tiles, k, lda, withBias), out, ref, k+1)
+					checkClose(t, fmt.Sprintf("%s tiles=%d k=%d lda=%d bias=%v", kern.Name, tiles, k, lda, withBias), out, ref, k+1)
 				}
 			}
 		}
@@ -150,7 +152,7 @@ func TestPackedThreadsIdentical(t *testing.T) {
 			}
 			for i := range y {
 				if y[i] != first[i] {
-					t.Fatalf("%s: threads=%d y[%d] = %v, threads=1 gave %v", kern.name, threads, i, y[i], first[i])
+					t.Fatalf("%s: threads=%d y[%d] = %v, threads=1 gave %v", kern.Name, threads, i, y[i], first[i])
 				}
 			}
 		}
@@ -161,7 +163,7 @@ func TestPackedThreadsIdentical(t *testing.T) {
 // when the weight is rewritten in place (an optimizer step), edited in one
 // value and announced with WeightsChanged, or re-sliced.
 func TestLinearPackedInvalidation(t *testing.T) {
-	if f32Kernel.tile == nil {
+	if f32Kernel.Tile == nil {
 		t.Skip("inference Linear runs on OpenBLAS here (STRATA_SGEMM=blas or no kernel)")
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -201,10 +203,10 @@ func TestLinearPackedMatchesBLAS(t *testing.T) {
 	b := FromData(randF32(rng, out), out)
 	ref := refLinear64(x.Data, w.Data, b.Data, n, k, out)
 	defer func(k f32TileKernel) { f32Kernel = k }(f32Kernel)
-	for _, kern := range append([]f32TileKernel{blasF32Kernel}, f32Kernels...) {
+	for _, kern := range append([]f32TileKernel{kernels.F32BLAS}, f32Kernels...) {
 		f32Kernel = kern
 		yi := NewInference().Linear(x, w, b)
-		checkClose(t, "inference Linear on "+kern.name, yi.Data, ref, k)
+		checkClose(t, "inference Linear on "+kern.Name, yi.Data, ref, k)
 	}
 }
 

@@ -12,6 +12,13 @@ package kernels
 
 import "github.com/strata-nmt/strata/engine/internal/cpu"
 
-// avx2 guards the AVX2+FMA kernels the dispatching functions call (a
-// variable, so that tests can run both paths).
-var avx2 = cpu.Chosen.AVX2FMA
+// The guards of the assembly the dispatching functions call, read from
+// cpu.Chosen (variables, so that tests can run both paths): avx2 the
+// AVX2+FMA kernels, f16c the float16 conversions, avx512 the 512-bit
+// float32 kernels, vnni the vpdpbusd int8 kernel.
+var (
+	avx2   = cpu.Chosen.AVX2FMA
+	f16c   = cpu.Chosen.F16C
+	avx512 = cpu.Chosen.AVX512F32
+	vnni   = cpu.Chosen.VNNI
+)

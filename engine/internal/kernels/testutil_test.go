@@ -39,3 +39,13 @@ func sameBits(t *testing.T, what string, got, want []float32) {
 		}
 	}
 }
+
+// testData is n values in [-1, 1) from a fixed seed.
+func testData(n int) []float32 {
+	rng := rand.New(rand.NewPCG(3, 3))
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(rng.Float64()*2 - 1)
+	}
+	return s
+}
