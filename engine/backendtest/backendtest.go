@@ -101,27 +101,33 @@ func check(t *testing.T, backend string, threads int, c Case) {
 // compare fails on the first element outside tol, naming it.
 func compare(t *testing.T, what string, got, want []float32, tol Tol) {
 	t.Helper()
+	if msg, worst := mismatch(got, want, tol); msg != "" {
+		t.Fatalf("%s: %s", what, msg)
+	} else if testing.Verbose() {
+		t.Logf("%s: worst element at %.2g of its tolerance", what, worst)
+	}
+}
+
+// mismatch describes the first element of got outside tol of want ("" when
+// none is) and gives the largest ratio of an error to its limit.
+func mismatch(got, want []float32, tol Tol) (string, float64) {
 	if len(got) != len(want) {
-		t.Fatalf("%s: %d values, reference has %d", what, len(got), len(want))
+		return fmt.Sprintf("%d values, reference has %d", len(got), len(want)), 0
 	}
 	var scale float64
 	for _, w := range want {
 		scale = math.Max(scale, math.Abs(float64(w)))
 	}
-	worst, at := 0.0, -1
+	worst := 0.0
 	for i := range want {
 		d := math.Abs(float64(got[i]) - float64(want[i]))
 		lim := tol.Abs*scale + tol.Rel*math.Abs(float64(want[i]))
 		if !(d <= lim) { // NaN fails too
-			t.Fatalf("%s: element %d is %g, reference %g (|diff| %.3g > %.3g)", what, i, got[i], want[i], d, lim)
+			return fmt.Sprintf("element %d is %g, reference %g (|diff| %.3g > %.3g)", i, got[i], want[i], d, lim), 0
 		}
-		if r := d / math.Max(lim, 1e-30); r > worst {
-			worst, at = r, i
-		}
+		worst = math.Max(worst, d/math.Max(lim, 1e-30))
 	}
-	if testing.Verbose() && at >= 0 {
-		t.Logf("%s: worst element %d at %.2f of its tolerance", what, at, worst)
-	}
+	return "", worst
 }
 
 // checkAdam runs one optimizer step on the backend and on the reference.

@@ -2,7 +2,6 @@ package backendtest
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/strata-nmt/strata/engine"
 )
@@ -82,7 +81,9 @@ func Cases() []Case {
 		Case{"Dropout", TolElem, one,
 			func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor { return g.Dropout(in[0], 0.3) }},
 		Case{"Embed", TolElem, inputs(sh(50, 37)),
-			func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor { return g.Embed(in[0], ids(120, 50, -1), 2.5) }},
+			func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor {
+				return g.Embed(in[0], ids(120, 50, -1), 2.5)
+			}},
 		Case{"AddPositions", TolElem, inputs(sh(4*9, 38)),
 			func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor {
 				return g.AddPositions(in[0], ids(4*9, 50, 1), 9, 1, 3)
@@ -115,5 +116,3 @@ func Cases() []Case {
 	}
 	return cs
 }
-
-var _ = math.Abs
