@@ -81,6 +81,22 @@ type Backend interface {
 	// gradient of the loss with respect to the logits there.
 	SmoothedCE(logits []float32, n, v int, targets []int32, eps float32, pad int32, dlogits []float32) (loss, nll float64)
 
+	// Fused ops (a backend without a fused kernel composes its
+	// primitives): LinearReLU is ReLU(x·Wᵀ + b), its backward may
+	// overwrite dy; AddDropout is x + Dropout(f).
+	LinearReLU(x, w, b, y *Tensor)
+	LinearReLUBackward(x, w, b *Tensor, y, dy []float32, grad func(*Tensor) []float32)
+	AddDropout(x, f, y []float32, mask []uint32, key uint64, threshold uint32, scale float32)
+	AddDropoutBackward(dy, dx, df []float32, mask []uint32, scale float32)
+
+	// Copies and weighted sums (shape ops): CopyBlock copies a rows×cols
+	// block between matrices with leading dimensions ldd and lds, or
+	// adds it when add; WeightedSum sets y = Σ w[i]·xs[i]; Dot is Σ a·b
+	// in float64.
+	CopyBlock(dst []float32, ldd int, src []float32, lds, rows, cols int, add bool)
+	WeightedSum(y []float32, xs [][]float32, w []float32)
+	Dot(a, b []float32) float64
+
 	// Adam applies one optimizer step (AdamUpdate's semantics).
 	Adam(u AdamStep, w, grad, m, v []float32, l2 float32)
 }
@@ -111,9 +127,9 @@ func (op UnaryOp) String() string {
 // masks do not depend on the backend either.
 func DropKeep(key uint64, i int, threshold uint32) bool { return keep(key, i, threshold) }
 
-// BackendFactory makes the backend of one graph; threads is the graph's
-// kernel parallelism and host the graph's host storage, which a host
-// backend may use for its buffers.
+// BackendFactory makes the backend of one graph. A host backend may keep
+// its buffers in the graph's arena (as both built-in backends do) and
+// read the graph's thread count when it runs.
 type BackendFactory func(g *Graph) Backend
 
 var (

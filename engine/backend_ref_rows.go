@@ -231,3 +231,65 @@ func (r *refBackend) Adam(u AdamStep, w, grad, m, v []float32, l2 float32) {
 		m[i], v[i], w[i] = float32(mi), float32(vi), float32(wi)
 	}
 }
+
+// LinearReLU composes LinearForward and ReLU.
+func (r *refBackend) LinearReLU(x, w, b, y *Tensor) {
+	r.LinearForward(x, w, b, y)
+	r.Unary(OpReLU, y.Data, y.Data)
+}
+
+// LinearReLUBackward zeroes dy where the output was clamped, then runs
+// LinearBackward.
+func (r *refBackend) LinearReLUBackward(x, w, b *Tensor, y, dy []float32, grad func(*Tensor) []float32) {
+	for i, v := range y {
+		if !(v > 0) {
+			dy[i] = 0
+		}
+	}
+	r.LinearBackward(x, w, b, dy, grad)
+}
+
+// AddDropout composes Dropout and AddScaled.
+func (r *refBackend) AddDropout(x, f, y []float32, mask []uint32, key uint64, threshold uint32, scale float32) {
+	r.Dropout(f, y, mask, key, threshold, scale)
+	r.AddScaled(x, y, y, 1)
+}
+
+func (r *refBackend) AddDropoutBackward(dy, dx, df []float32, mask []uint32, scale float32) {
+	if dx != nil {
+		r.Axpy(dx, dy, 1)
+	}
+	if df != nil {
+		r.DropoutBackward(dy, df, mask, scale)
+	}
+}
+
+func (r *refBackend) CopyBlock(dst []float32, ldd int, src []float32, lds, rows, cols int, add bool) {
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			v := float64(src[i*lds+j])
+			if add {
+				v += float64(dst[i*ldd+j])
+			}
+			dst[i*ldd+j] = float32(v)
+		}
+	}
+}
+
+func (r *refBackend) WeightedSum(y []float32, xs [][]float32, w []float32) {
+	for j := range y {
+		var s float64
+		for i, x := range xs {
+			s += float64(w[i]) * float64(x[j])
+		}
+		y[j] = float32(s)
+	}
+}
+
+func (r *refBackend) Dot(a, b []float32) float64 {
+	var s float64
+	for i, v := range a {
+		s += float64(v) * float64(b[i])
+	}
+	return s
+}

@@ -43,6 +43,9 @@ func (c cpuBackend) EmbedGather(w []float32, ids []int32, scale float32, y []flo
 // EmbedScatter on the CPU: rows partitioned by vocabulary id across
 // goroutines, so the scatter is free of races and deterministic.
 func (c cpuBackend) EmbedScatter(dw []float32, ids []int32, dy []float32, scale float32, d int) {
+	if d == 0 {
+		return
+	}
 	v := len(dw) / d
 	c.g.parallel(v, len(ids)/8+1, func(_, lo, hi int) {
 		for i, id := range ids {

@@ -93,10 +93,28 @@ func Cases() []Case {
 				return g.LabelSmoothedCE(in[0], ids(41, 301, 0), 0.1, 0).Loss
 			}},
 	)
+	cs = append(cs,
+		Case{"AddDropout", TolElem, two,
+			func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor { return g.AddDropout(in[0], in[1], 0.3) }},
+		Case{"ConcatCols", TolElem, inputs(sh(40, 7), sh(40, 300), sh(40, 1)),
+			func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor {
+				return g.ConcatCols(in[0], in[1], in[2], in[0])
+			}},
+		Case{"SliceCols", TolElem, one,
+			func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor { return g.SliceCols(in[0], 13, 500) }},
+		Case{"GatherRows", TolElem, inputs(sh(9, 130)),
+			func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor {
+				return g.GatherRows(in[0], []int{3, 0, 8, 3, 3, 1})
+			}},
+		Case{"WeightedSum", TolFunc, inputs(sh(60, 600), sh(60, 600), sh(60, 600), sh(5)),
+			func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor { return g.WeightedSum(in[:3], in[3], 1) }},
+	)
 	for _, l := range []struct{ n, in, out int }{{6, 37, 19}, {70, 200, 67}, {3, 1100, 5}} {
 		cs = append(cs,
 			Case{fmt.Sprintf("Linear/%dx%dx%d", l.n, l.in, l.out), TolProduct, inputs(sh(l.n, l.in), sh(l.out, l.in), sh(l.out)),
 				func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor { return g.Linear(in[0], in[1], in[2]) }},
+			Case{fmt.Sprintf("LinearReLU/%dx%dx%d", l.n, l.in, l.out), TolProduct, inputs(sh(l.n, l.in), sh(l.out, l.in), sh(l.out)),
+				func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor { return g.LinearReLU(in[0], in[1], in[2]) }},
 			Case{fmt.Sprintf("Linear/nobias/%dx%dx%d", l.n, l.in, l.out), TolProduct, inputs(sh(l.n, l.in), sh(l.out, l.in)),
 				func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor { return g.Linear(in[0], in[1], nil) }})
 	}
