@@ -97,6 +97,11 @@ type Backend interface {
 	WeightedSum(y []float32, xs [][]float32, w []float32)
 	Dot(a, b []float32) float64
 
+	// Ensembles: y = log((1/K)·Σ_k e^xs[k]) elementwise (-Inf where
+	// every member is), and dx += dy·e^(x-y)/K.
+	LogMeanExp(y []float32, xs [][]float32)
+	LogMeanExpBackward(x, y, dy, dx []float32, k int)
+
 	// Adam applies one optimizer step (AdamUpdate's semantics).
 	Adam(u AdamStep, w, grad, m, v []float32, l2 float32)
 }

@@ -293,3 +293,29 @@ func (r *refBackend) Dot(a, b []float32) float64 {
 	}
 	return s
 }
+
+func (r *refBackend) LogMeanExp(y []float32, xs [][]float32) {
+	for i := range y {
+		mx := math.Inf(-1)
+		for _, x := range xs {
+			mx = math.Max(mx, float64(x[i]))
+		}
+		if math.IsInf(mx, -1) {
+			y[i] = float32(mx)
+			continue
+		}
+		var s float64
+		for _, x := range xs {
+			s += math.Exp(float64(x[i]) - mx)
+		}
+		y[i] = float32(mx + math.Log(s/float64(len(xs))))
+	}
+}
+
+func (r *refBackend) LogMeanExpBackward(x, y, dy, dx []float32, k int) {
+	for i := range dx {
+		if !math.IsInf(float64(y[i]), -1) {
+			dx[i] = float32(float64(dx[i]) + float64(dy[i])*math.Exp(float64(x[i])-float64(y[i]))/float64(k))
+		}
+	}
+}

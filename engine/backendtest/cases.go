@@ -106,6 +106,8 @@ func Cases() []Case {
 			func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor {
 				return g.GatherRows(in[0], []int{3, 0, 8, 3, 3, 1})
 			}},
+		Case{"LogMeanExp", TolFunc, inputs(sh(20, 501), sh(20, 501), sh(20, 501)),
+			func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor { return g.LogMeanExp(in...) }},
 		Case{"WeightedSum", TolFunc, inputs(sh(60, 600), sh(60, 600), sh(60, 600), sh(5)),
 			func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor { return g.WeightedSum(in[:3], in[3], 1) }},
 	)
