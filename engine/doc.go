@@ -28,6 +28,15 @@
 // build assembles nothing. docs/engine.md has the layers, the dispatch and
 // recipes for a new kernel or compute type.
 //
+// # Backends
+//
+// A Graph keeps the tape and runs its ops' arithmetic through a Backend
+// (backend.go), which also owns tensor storage: cpu, the kernels of this
+// package (the default), or reference, plain float64 loops
+// (backend_ref*.go); Graph.SetBackend picks one and RegisterBackend adds
+// one (a GPU backend loaded at run time). engine/backendtest checks every
+// backend against the reference; docs/backends.md has the design.
+//
 // # Compute types
 //
 // ComputeType says how an inference graph computes: products in float32 or

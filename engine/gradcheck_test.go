@@ -24,6 +24,18 @@ const (
 
 type buildFn func(g *Graph) *Tensor
 
+// gradBackend is the backend gradCheck's graphs compute on.
+var gradBackend = BackendCPU
+
+// newGradGraph is a graph on gradBackend.
+func newGradGraph(t *testing.T) *Graph {
+	g := NewGraph(7)
+	if err := g.SetBackend(gradBackend); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 // gradCheck compares analytic and numeric gradients of Σ r·build(g) with
 // respect to every tensor in inputs (which must have SetRequiresGrad(true)).
 // Each graph is created with the same seed so dropout masks repeat.
@@ -32,7 +44,7 @@ func gradCheck(t *testing.T, name string, inputs []*Tensor, build buildFn) {
 	for _, in := range inputs {
 		in.ZeroGrad()
 	}
-	g := NewGraph(7)
+	g := newGradGraph(t)
 	y := build(g)
 	r := NewRNG(99)
 	dir := make([]float32, y.Size())
@@ -41,7 +53,7 @@ func gradCheck(t *testing.T, name string, inputs []*Tensor, build buildFn) {
 	}
 	g.BackwardWith(y, dir)
 	f := func() float64 {
-		g := NewGraph(7)
+		g := newGradGraph(t)
 		y := build(g)
 		var s float64
 		for i, v := range y.Data {

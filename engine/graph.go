@@ -17,7 +17,9 @@ type Graph struct {
 	tape      []func()
 	tapeOut   []*Tensor // the output whose gradient each tape entry consumes
 	arena     *arena
-	headers   tensorPool
+	// be stores the tensors and runs the arithmetic (backend.go)
+	be      Backend
+	headers tensorPool
 	// dropout RNG: seed plus a counter advanced by every dropout op, so a
 	// step's masks depend only on (seed, step, op order).
 	seed    uint64
@@ -41,12 +43,16 @@ type Graph struct {
 
 // NewGraph returns a graph that records a tape for backward, with dropout on.
 func NewGraph(seed uint64) *Graph {
-	return &Graph{record: true, DropoutOn: true, arena: newArena(), seed: seed, threads: runtime.GOMAXPROCS(0)}
+	g := &Graph{record: true, DropoutOn: true, arena: newArena(), seed: seed, threads: runtime.GOMAXPROCS(0)}
+	g.be = cpuBackend{g}
+	return g
 }
 
 // NewInference returns a graph that records nothing and never drops out.
 func NewInference() *Graph {
-	return &Graph{arena: newArena(), threads: runtime.GOMAXPROCS(0)}
+	g := &Graph{arena: newArena(), threads: runtime.GOMAXPROCS(0)}
+	g.be = cpuBackend{g}
+	return g
 }
 
 // Recording reports whether ops are being taped for backward.
@@ -136,7 +142,7 @@ func (g *Graph) BackwardWith(y *Tensor, dy []float32) {
 	if !y.needGrad {
 		return
 	}
-	axpy(g.grad(y), dy, 1)
+	g.be.Axpy(g.grad(y), dy, 1)
 	g.runTape()
 }
 
@@ -149,7 +155,7 @@ func (g *Graph) runTape() {
 		}
 		g.tape[i]()
 		if out := g.tapeOut[i]; out.arenaGrad {
-			g.arena.recycle(out.Grad)
+			g.be.Free(out.Grad)
 			out.Grad, out.arenaGrad = nil, false
 		}
 		if profile {
@@ -192,7 +198,7 @@ func (g *Graph) ReleaseSince(mark int, keep ...*Tensor) {
 func (g *Graph) newTensor(inputs []*Tensor, shape ...int) *Tensor {
 	t := g.headers.get()
 	t.setShape(shape)
-	t.Data = g.arena.get(t.Size())
+	t.Data = g.be.Alloc(t.Size())
 	if g.record {
 		for _, in := range inputs {
 			if in != nil && in.needGrad {
@@ -230,7 +236,7 @@ func (g *Graph) Scratch(n int) []float32 { return g.arena.get(n) }
 // first use.
 func (g *Graph) grad(t *Tensor) []float32 {
 	if t.Grad == nil {
-		t.Grad = g.arena.zeros(t.Size())
+		t.Grad = g.be.Zeros(t.Size())
 		t.arenaGrad = true
 		return t.Grad
 	}
@@ -244,17 +250,12 @@ func (g *Graph) grad(t *Tensor) []float32 {
 func (g *Graph) addGrad(t *Tensor, src []float32, a float32) {
 	if t.Grad == nil {
 		if a != 1 {
-			g.parallel(len(src), 1, func(_, lo, hi int) {
-				for i, v := range src[lo:hi] {
-					src[lo+i] = a * v
-				}
-			})
+			g.be.ScaleInPlace(src, a)
 		}
 		t.Grad, t.arenaGrad = src, true
 		return
 	}
-	dst := g.paramGrad(t)
-	g.parallel(len(src), 2, func(_, lo, hi int) { axpy(dst[lo:hi], src[lo:hi], a) })
+	g.be.Axpy(g.paramGrad(t), src, a)
 }
 
 // push records a backward closure when any output needs a gradient.

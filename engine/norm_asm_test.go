@@ -28,7 +28,7 @@ func TestNormRowsMatchGo(t *testing.T) {
 			dx[k] = append([]float32(nil), ds...) // dx accumulates onto something
 			lnRowDx(dx[k], ds, hs, gs, make([]float32, d), 0.37)
 			ys[k] = make([]float32, d)
-			normAffineRow(ys[k], xs, 7.1, 0.37, FromData(gs, d), FromData(hs, d))
+			normAffineRow(ys[k], xs, 7.1, 0.37, gs, hs)
 		}
 		sameBits(t, "normAffineRow", [][]float32{ys[0]}, [][]float32{ys[1]})
 		if math.Float64bits(mean[0]) != math.Float64bits(mean[1]) || math.Float64bits(rstd[0]) != math.Float64bits(rstd[1]) {

@@ -63,7 +63,7 @@ func (g *Graph) AddDropoutNorm(x, f *Tensor, p float32, gain, bias *Tensor) (y, 
 			if rstd != nil {
 				mean[r], rstd[r] = m, rs32
 			}
-			normAffineRow(norm.Data[r*d:(r+1)*d], ys, m, rs32, gain, bias)
+			normAffineRow(norm.Data[r*d:(r+1)*d], ys, m, rs32, dataOf(gain), dataOf(bias))
 		}
 	})
 	// y's own entry comes first on the tape, so it runs last: by then the
@@ -189,5 +189,5 @@ func (g *Graph) addDropoutNormBackward(x, f, y, norm, gain, bias *Tensor, mean, 
 	if dy == nil || dx == nil && df == nil {
 		after = nil
 	}
-	g.layerNormBackwardRows(y, gain, bias, norm.Grad, mean, rstd, dg, db, dy, after)
+	g.layerNormBackwardRows(y.Data, dataOf(gain), norm.Grad, mean, rstd, dg, db, dy, y.Rows(), y.Cols(), after)
 }

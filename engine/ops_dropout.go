@@ -38,16 +38,27 @@ func (g *Graph) dropout(x *Tensor, p float32, perSentence bool) *Tensor {
 	scale := 1 / (1 - p)
 	threshold := uint32(float64(p) * (1 << 32))
 	y := g.newTensor([]*Tensor{x}, x.Shape()...)
-	n := len(x.Data)
-	// The forward pass stores the mask as bits, 32 elements to a word, so
-	// backward reads it instead of hashing every element again. Chunks are
-	// whole words, so no two goroutines write the same word.
-	words := (n + 31) / 32
-	mask := g.bitmask(words)
-	g.parallel(words, 32*4, func(_, lo, hi int) {
+	mask := g.bitmask((len(x.Data) + 31) / 32)
+	g.be.Dropout(x.Data, y.Data, mask, key, threshold, scale)
+	g.push(y, func() {
+		if y.Grad == nil || !x.needGrad {
+			return
+		}
+		g.be.DropoutBackward(y.Grad, g.grad(x), mask, scale)
+	})
+	return y
+}
+
+// Dropout on the CPU. The forward pass stores the mask as bits, 32
+// elements to a word, so backward reads it instead of hashing every
+// element again. Chunks are whole words, so no two goroutines write the
+// same word.
+func (c cpuBackend) Dropout(x, y []float32, mask []uint32, key uint64, threshold uint32, scale float32) {
+	n, words := len(x), len(mask)
+	c.g.parallel(words, 32*4, func(_, lo, hi int) {
 		for w := lo; w < hi; w++ {
 			base := w * 32
-			xs, ys := x.Data[base:min(base+32, n)], y.Data[base:min(base+32, n)]
+			xs, ys := x[base:min(base+32, n)], y[base:min(base+32, n)]
 			var bits uint32
 			for j, v := range xs {
 				var k uint32
@@ -62,23 +73,20 @@ func (g *Graph) dropout(x *Tensor, p float32, perSentence bool) *Tensor {
 			mask[w] = bits
 		}
 	})
-	g.push(y, func() {
-		if y.Grad == nil || !x.needGrad {
-			return
-		}
-		dx := g.grad(x)
-		g.parallel(words, 32*2, func(_, lo, hi int) {
-			for w := lo; w < hi; w++ {
-				base := w * 32
-				dys, dxs := y.Grad[base:min(base+32, n)], dx[base:min(base+32, n)]
-				bits := mask[w]
-				for j, d := range dys {
-					dxs[j] += maskedScale(d, scale, bits, j)
-				}
+}
+
+func (c cpuBackend) DropoutBackward(dy, dx []float32, mask []uint32, scale float32) {
+	n, words := len(dy), len(mask)
+	c.g.parallel(words, 32*2, func(_, lo, hi int) {
+		for w := lo; w < hi; w++ {
+			base := w * 32
+			dys, dxs := dy[base:min(base+32, n)], dx[base:min(base+32, n)]
+			bits := mask[w]
+			for j, d := range dys {
+				dxs[j] += maskedScale(d, scale, bits, j)
 			}
-		})
+		}
 	})
-	return y
 }
 
 // bitmask returns an arena buffer of n 32-bit words (undefined contents),

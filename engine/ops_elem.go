@@ -2,29 +2,67 @@ package engine
 
 import "math"
 
-// unary builds an elementwise op y = f(x) whose derivative is expressed
-// through x and y (dfdx(x, y)); both stay valid until Reset.
-func (g *Graph) unary(x *Tensor, f func(float32) float32, dfdx func(x, y float32) float32) *Tensor {
+// unary builds the elementwise op y = op(x); the backend's backward
+// expresses the derivative through x and y, both valid until Reset.
+func (g *Graph) unary(x *Tensor, op UnaryOp) *Tensor {
 	y := g.newTensor([]*Tensor{x}, x.Shape()...)
-	n := len(x.Data)
-	g.parallel(n, 8, func(_, lo, hi int) {
-		xs, ys := x.Data[lo:hi], y.Data[lo:hi]
-		for i, v := range xs {
-			ys[i] = f(v)
-		}
-	})
+	g.be.Unary(op, x.Data, y.Data)
 	g.push(y, func() {
 		if y.Grad == nil || !x.needGrad {
 			return
 		}
-		dx := g.grad(x)
-		g.parallel(n, 8, func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				dx[i] += y.Grad[i] * dfdx(x.Data[i], y.Data[i])
-			}
-		})
+		g.be.UnaryBackward(op, x.Data, y.Data, y.Grad, g.grad(x))
 	})
 	return y
+}
+
+// Unary on the CPU: ReLU written out, the others a call per element.
+func (c cpuBackend) Unary(op UnaryOp, x, y []float32) {
+	if op == OpReLU {
+		c.relu(x, y)
+		return
+	}
+	f := unaryFunc(op)
+	c.g.parallel(len(x), 8, func(_, lo, hi int) {
+		xs, ys := x[lo:hi], y[lo:hi]
+		for i, v := range xs {
+			ys[i] = f(v)
+		}
+	})
+}
+
+// UnaryBackward on the CPU: dx += dy·f'(x, y).
+func (c cpuBackend) UnaryBackward(op UnaryOp, x, y, dy, dx []float32) {
+	if op == OpReLU {
+		c.reluBackward(y, dy, dx)
+		return
+	}
+	dfdx := unaryDeriv(op)
+	c.g.parallel(len(x), 8, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			dx[i] += dy[i] * dfdx(x[i], y[i])
+		}
+	})
+}
+
+func unaryFunc(op UnaryOp) func(float32) float32 {
+	switch op {
+	case OpSigmoid:
+		return sigmoid
+	case OpTanh:
+		return func(v float32) float32 { return float32(math.Tanh(float64(v))) }
+	}
+	panic("engine: no function for " + op.String())
+}
+
+func unaryDeriv(op UnaryOp) func(x, y float32) float32 {
+	switch op {
+	case OpSigmoid:
+		return func(_, y float32) float32 { return y * (1 - y) }
+	case OpTanh:
+		return func(_, y float32) float32 { return 1 - y*y }
+	}
+	panic("engine: no derivative for " + op.String())
 }
 
 // ReLU is max(x, 0). Its kernels are written out rather than built with
@@ -32,12 +70,12 @@ func (g *Graph) unary(x *Tensor, f func(float32) float32, dfdx func(x, y float32
 // mispredicted branches and a closure call per element cost several times
 // the arithmetic. A NaN input gives NaN (as in PyTorch) unless its sign bit
 // is set.
-func (g *Graph) ReLU(x *Tensor) *Tensor {
-	y := g.newTensor([]*Tensor{x}, x.Shape()...)
-	n := len(x.Data)
-	g.parallel(n, 2, func(_, lo, hi int) {
-		ys := y.Data[lo:hi]
-		for i, v := range x.Data[lo:hi] {
+func (g *Graph) ReLU(x *Tensor) *Tensor { return g.unary(x, OpReLU) }
+
+func (c cpuBackend) relu(x, y []float32) {
+	c.g.parallel(len(x), 2, func(_, lo, hi int) {
+		ys := y[lo:hi]
+		for i, v := range x[lo:hi] {
 			b := math.Float32bits(v)
 			// all ones when the sign bit is set: negative values and -0
 			// become +0
@@ -45,27 +83,23 @@ func (g *Graph) ReLU(x *Tensor) *Tensor {
 			ys[i] = math.Float32frombits(b &^ neg)
 		}
 	})
-	g.push(y, func() {
-		if y.Grad == nil || !x.needGrad {
-			return
+}
+
+func (c cpuBackend) reluBackward(y, dy, dx []float32) {
+	c.g.parallel(len(y), 2, func(_, lo, hi int) {
+		dxs, dys := dx[lo:hi], dy[lo:hi]
+		for i, v := range y[lo:hi] {
+			// y ≥ +0, so y > 0 iff its bits are non-zero (and below
+			// 2^31): then -bits has the sign bit set
+			pass := uint32(int32(-math.Float32bits(v)) >> 31)
+			dxs[i] += math.Float32frombits(math.Float32bits(dys[i]) & pass)
 		}
-		dx := g.grad(x)
-		g.parallel(n, 2, func(_, lo, hi int) {
-			dxs, dys := dx[lo:hi], y.Grad[lo:hi]
-			for i, v := range y.Data[lo:hi] {
-				// y ≥ +0, so y > 0 iff its bits are non-zero (and below
-				// 2^31): then -bits has the sign bit set
-				pass := uint32(int32(-math.Float32bits(v)) >> 31)
-				dxs[i] += math.Float32frombits(math.Float32bits(dys[i]) & pass)
-			}
-		})
 	})
-	return y
 }
 
 // Sigmoid is 1/(1+e^-x).
 func (g *Graph) Sigmoid(x *Tensor) *Tensor {
-	return g.unary(x, sigmoid, func(_, y float32) float32 { return y * (1 - y) })
+	return g.unary(x, OpSigmoid)
 }
 
 func sigmoid(v float32) float32 {
@@ -78,8 +112,7 @@ func sigmoid(v float32) float32 {
 
 // Tanh is the hyperbolic tangent.
 func (g *Graph) Tanh(x *Tensor) *Tensor {
-	return g.unary(x, func(v float32) float32 { return float32(math.Tanh(float64(v))) },
-		func(_, y float32) float32 { return 1 - y*y })
+	return g.unary(x, OpTanh)
 }
 
 // Scale is c·x.
@@ -95,21 +128,23 @@ func (g *Graph) OneMinus(x *Tensor) *Tensor {
 // affine is y = c·x + d elementwise.
 func (g *Graph) affine(x *Tensor, c, d float32) *Tensor {
 	y := g.newTensor([]*Tensor{x}, x.Shape()...)
-	n := len(x.Data)
-	g.parallel(n, 2, func(_, lo, hi int) {
-		ys := y.Data[lo:hi]
-		for i, v := range x.Data[lo:hi] {
-			ys[i] = c*v + d
-		}
-	})
+	g.be.Affine(x.Data, y.Data, c, d)
 	g.push(y, func() {
 		if y.Grad == nil || !x.needGrad {
 			return
 		}
-		dx := g.grad(x)
-		g.parallel(n, 2, func(_, lo, hi int) { axpy(dx[lo:hi], y.Grad[lo:hi], c) })
+		g.be.Axpy(g.grad(x), y.Grad, c)
 	})
 	return y
+}
+
+func (cb cpuBackend) Affine(x, y []float32, c, d float32) {
+	cb.g.parallel(len(x), 2, func(_, lo, hi int) {
+		ys := y[lo:hi]
+		for i, v := range x[lo:hi] {
+			ys[i] = c*v + d
+		}
+	})
 }
 
 // Add is a + b (the residual connection).
@@ -127,47 +162,35 @@ func (g *Graph) Sub(a, b *Tensor) *Tensor {
 func (g *Graph) addSub(name string, a, b *Tensor, s float32) *Tensor {
 	mustSameShape(name, a, b)
 	y := g.newTensor([]*Tensor{a, b}, a.Shape()...)
-	n := len(a.Data)
-	g.parallel(n, 2, func(_, lo, hi int) {
-		ys, bs := y.Data[lo:hi], b.Data[lo:hi]
-		for i, v := range a.Data[lo:hi] {
-			ys[i] = v + s*bs[i]
-		}
-	})
+	g.be.AddScaled(a.Data, b.Data, y.Data, s)
 	g.push(y, func() {
 		if y.Grad == nil {
 			return
 		}
-		var ga, gb []float32
 		if a.needGrad {
-			ga = g.grad(a)
+			g.be.Axpy(g.grad(a), y.Grad, 1)
 		}
 		if b.needGrad {
-			gb = g.grad(b)
+			g.be.Axpy(g.grad(b), y.Grad, s)
 		}
-		g.parallel(n, 2, func(_, lo, hi int) {
-			if ga != nil {
-				axpy(ga[lo:hi], y.Grad[lo:hi], 1)
-			}
-			if gb != nil {
-				axpy(gb[lo:hi], y.Grad[lo:hi], s)
-			}
-		})
 	})
 	return y
+}
+
+func (c cpuBackend) AddScaled(a, b, y []float32, s float32) {
+	c.g.parallel(len(a), 2, func(_, lo, hi int) {
+		ys, bs := y[lo:hi], b[lo:hi]
+		for i, v := range a[lo:hi] {
+			ys[i] = v + s*bs[i]
+		}
+	})
 }
 
 // Mul is the elementwise product a ⊙ b.
 func (g *Graph) Mul(a, b *Tensor) *Tensor {
 	mustSameShape("Mul", a, b)
 	y := g.newTensor([]*Tensor{a, b}, a.Shape()...)
-	n := len(a.Data)
-	g.parallel(n, 2, func(_, lo, hi int) {
-		ys, bs := y.Data[lo:hi], b.Data[lo:hi]
-		for i, v := range a.Data[lo:hi] {
-			ys[i] = v * bs[i]
-		}
-	})
+	g.be.Mul(a.Data, b.Data, y.Data)
 	g.push(y, func() {
 		if y.Grad == nil {
 			return
@@ -179,23 +202,36 @@ func (g *Graph) Mul(a, b *Tensor) *Tensor {
 		if b.needGrad {
 			gb = g.grad(b)
 		}
-		g.parallel(n, 3, func(_, lo, hi int) {
-			dy, as, bs := y.Grad[lo:hi], a.Data[lo:hi], b.Data[lo:hi]
-			if ga != nil {
-				gs := ga[lo:hi]
-				for i, d := range dy {
-					gs[i] += d * bs[i]
-				}
-			}
-			if gb != nil {
-				gs := gb[lo:hi]
-				for i, d := range dy {
-					gs[i] += d * as[i]
-				}
-			}
-		})
+		g.be.MulBackward(a.Data, b.Data, y.Grad, ga, gb)
 	})
 	return y
+}
+
+func (c cpuBackend) Mul(a, b, y []float32) {
+	c.g.parallel(len(a), 2, func(_, lo, hi int) {
+		ys, bs := y[lo:hi], b[lo:hi]
+		for i, v := range a[lo:hi] {
+			ys[i] = v * bs[i]
+		}
+	})
+}
+
+func (c cpuBackend) MulBackward(a, b, dy, ga, gb []float32) {
+	c.g.parallel(len(a), 3, func(_, lo, hi int) {
+		dy, as, bs := dy[lo:hi], a[lo:hi], b[lo:hi]
+		if ga != nil {
+			gs := ga[lo:hi]
+			for i, d := range dy {
+				gs[i] += d * bs[i]
+			}
+		}
+		if gb != nil {
+			gs := gb[lo:hi]
+			for i, d := range dy {
+				gs[i] += d * as[i]
+			}
+		}
+	})
 }
 
 // Sum adds every element into a one-element tensor (summation in float64).
@@ -210,20 +246,26 @@ func (g *Graph) Mean(x *Tensor) *Tensor {
 
 func (g *Graph) reduce(x *Tensor, scale float64) *Tensor {
 	y := g.newTensor([]*Tensor{x}, 1)
-	var s float64
-	for _, v := range x.Data {
-		s += float64(v)
-	}
-	y.Data[0] = float32(s * scale)
+	y.Data[0] = float32(g.be.Sum(x.Data) * scale)
 	g.push(y, func() {
 		if y.Grad == nil || !x.needGrad {
 			return
 		}
-		d := y.Grad[0] * float32(scale)
-		dx := g.grad(x)
-		for i := range dx {
-			dx[i] += d
-		}
+		g.be.AddConst(g.grad(x), y.Grad[0]*float32(scale))
 	})
 	return y
+}
+
+func (c cpuBackend) Sum(x []float32) float64 {
+	var s float64
+	for _, v := range x {
+		s += float64(v)
+	}
+	return s
+}
+
+func (c cpuBackend) AddConst(dst []float32, d float32) {
+	for i := range dst {
+		dst[i] += d
+	}
 }

@@ -18,30 +18,43 @@ func (g *Graph) Embed(w *Tensor, ids []int32, scale float32) *Tensor {
 		}
 	}
 	y := g.newTensor([]*Tensor{w}, len(ids), d)
-	g.parallel(len(ids), d, func(_, lo, hi int) {
+	g.be.EmbedGather(w.Data, ids, scale, y.Data, d)
+	g.push(y, func() {
+		if y.Grad == nil || !w.needGrad {
+			return
+		}
+		g.be.EmbedScatter(g.grad(w), ids, y.Grad, scale, d)
+	})
+	return y
+}
+
+func (c cpuBackend) EmbedGather(w []float32, ids []int32, scale float32, y []float32, d int) {
+	c.g.parallel(len(ids), d, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			src := w.Data[int(ids[i])*d : int(ids[i]+1)*d]
-			dst := y.Data[i*d : (i+1)*d]
+			src := w[int(ids[i])*d : int(ids[i]+1)*d]
+			dst := y[i*d : (i+1)*d]
 			for j, x := range src {
 				dst[j] = x * scale
 			}
 		}
 	})
-	g.push(y, func() {
-		if y.Grad == nil || !w.needGrad {
-			return
-		}
-		dw := g.grad(w)
-		g.parallel(v, len(ids)/8+1, func(_, lo, hi int) {
-			for i, id := range ids {
-				if int(id) < lo || int(id) >= hi {
-					continue
-				}
-				axpy(dw[int(id)*d:int(id+1)*d], y.Grad[i*d:(i+1)*d], scale)
+}
+
+// EmbedScatter on the CPU: rows partitioned by vocabulary id across
+// goroutines, so the scatter is free of races and deterministic.
+func (c cpuBackend) EmbedScatter(dw []float32, ids []int32, dy []float32, scale float32, d int) {
+	if d == 0 {
+		return
+	}
+	v := len(dw) / d
+	c.g.parallel(v, len(ids)/8+1, func(_, lo, hi int) {
+		for i, id := range ids {
+			if int(id) < lo || int(id) >= hi {
+				continue
 			}
-		})
+			axpy(dw[int(id)*d:int(id+1)*d], dy[i*d:(i+1)*d], scale)
+		}
 	})
-	return y
 }
 
 // AddPositions adds fairseq's sinusoidal position embeddings to x, viewed as
@@ -55,27 +68,34 @@ func (g *Graph) AddPositions(x *Tensor, ids []int32, t, padIdx, start int) *Tens
 		panic(fmt.Sprintf("engine.AddPositions: x %v for %d ids of length %d", x.Shape(), len(ids), t))
 	}
 	table := sinusoids(d, padIdx+start+t+1, padIdx)
+	pos := g.int32Scratch(len(ids))
+	for i, id := range ids {
+		pos[i] = int32(padIdx)
+		if id != int32(padIdx) {
+			pos[i] = int32(padIdx + 1 + start + i%t)
+		}
+	}
 	y := g.newTensor([]*Tensor{x}, x.Shape()...)
-	g.parallel(len(ids), d, func(_, lo, hi int) {
+	g.be.AddRows(x.Data, table, pos, y.Data, d)
+	g.push(y, func() {
+		if y.Grad == nil || !x.needGrad {
+			return
+		}
+		g.be.Axpy(g.grad(x), y.Grad, 1)
+	})
+	return y
+}
+
+func (c cpuBackend) AddRows(x, table []float32, pos []int32, y []float32, d int) {
+	c.g.parallel(len(pos), d, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			pos := padIdx
-			if ids[i] != int32(padIdx) {
-				pos = padIdx + 1 + start + i%t
-			}
-			row := table[pos*d : (pos+1)*d]
-			xs, ys := x.Data[i*d:(i+1)*d], y.Data[i*d:(i+1)*d]
+			row := table[int(pos[i])*d : int(pos[i]+1)*d]
+			xs, ys := x[i*d:(i+1)*d], y[i*d:(i+1)*d]
 			for j := range ys {
 				ys[j] = xs[j] + row[j]
 			}
 		}
 	})
-	g.push(y, func() {
-		if y.Grad == nil || !x.needGrad {
-			return
-		}
-		axpy(g.grad(x), y.Grad, 1)
-	})
-	return y
 }
 
 type sinusoidKey struct{ d, pad int }

@@ -16,13 +16,33 @@ func (g *Graph) LogMeanExp(xs ...*Tensor) *Tensor {
 		mustSameShape("LogMeanExp", xs[0], x)
 	}
 	y := g.newTensor(xs, xs[0].Shape()...)
+	data := make([][]float32, len(xs))
+	for i, x := range xs {
+		data[i] = x.Data
+	}
+	g.be.LogMeanExp(y.Data, data)
+	g.push(y, func() {
+		if y.Grad == nil {
+			return
+		}
+		for _, x := range xs {
+			if x.needGrad {
+				g.be.LogMeanExpBackward(x.Data, y.Data, y.Grad, g.grad(x), len(xs))
+			}
+		}
+	})
+	return y
+}
+
+// LogMeanExp on the CPU: logAddExp's table, elements in parallel chunks.
+func (c cpuBackend) LogMeanExp(y []float32, xs [][]float32) {
 	k := len(xs)
 	logK := float32(math.Log(float64(k)))
-	g.parallel(len(y.Data), 2*k, func(_, lo, hi int) {
-		ys := y.Data[lo:hi]
-		copy(ys, xs[0].Data[lo:hi])
+	c.g.parallel(len(y), 2*k, func(_, lo, hi int) {
+		ys := y[lo:hi]
+		copy(ys, xs[0][lo:hi])
 		for _, x := range xs[1:] {
-			for i, v := range x.Data[lo:hi] {
+			for i, v := range x[lo:hi] {
 				ys[i] = logAddExp(ys[i], v)
 			}
 		}
@@ -30,27 +50,18 @@ func (g *Graph) LogMeanExp(xs ...*Tensor) *Tensor {
 			ys[i] = v - logK // -Inf stays -Inf
 		}
 	})
-	g.push(y, func() {
-		if y.Grad == nil {
-			return
-		}
-		inv := 1 / float32(k)
-		for _, x := range xs {
-			if !x.needGrad {
-				continue
+}
+
+func (c cpuBackend) LogMeanExpBackward(x, y, dy, dx []float32, k int) {
+	inv := 1 / float32(k)
+	c.g.parallel(len(y), 4, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if !math.IsInf(float64(y[i]), -1) {
+				// x_k - y ≤ log K, so the exponential stays small
+				dx[i] += dy[i] * inv * float32(math.Exp(float64(x[i]-y[i])))
 			}
-			dx := g.grad(x)
-			g.parallel(len(y.Data), 4, func(_, lo, hi int) {
-				for i := lo; i < hi; i++ {
-					if !math.IsInf(float64(y.Data[i]), -1) {
-						// x_k - y ≤ log K, so the exponential stays small
-						dx[i] += y.Grad[i] * inv * float32(math.Exp(float64(x.Data[i]-y.Data[i])))
-					}
-				}
-			})
 		}
 	})
-	return y
 }
 
 // logAddExp is log(e^u + e^v) = max + log(1 + e^-|u-v|), the middle term

@@ -20,9 +20,23 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 	if w.Cols() != in || b == nil || b.Size() != out {
 		panic(fmt.Sprintf("engine.LinearReLU: x %v, W %v, b %v", x.Shape(), w.Shape(), shapeOf(b)))
 	}
-	n := x.Rows()
 	shape := append(append(make([]int, 0, MaxDims), x.Shape()[:x.ndim-1]...), out)
 	y := g.newTensor([]*Tensor{x, w, b}, shape...)
+	g.be.LinearReLU(x, w, b, y)
+	g.push(y, func() {
+		if y.Grad == nil {
+			return
+		}
+		g.be.LinearReLUBackward(x, w, b, y.Data, y.Grad, g.grad)
+	})
+	return y
+}
+
+// LinearReLU on the CPU: the product without the bias where the kernel
+// cannot add it, then one pass adding it and clamping.
+func (c cpuBackend) LinearReLU(x, w, b, y *Tensor) {
+	g := c.g
+	n, in, out := x.Rows(), x.Cols(), w.Dim(0)
 	bias := b.Data
 	if g.productInt8(w) {
 		// int8 inference: the product as Linear makes it there, bias
@@ -50,35 +64,35 @@ func (g *Graph) LinearReLU(x, w, b *Tensor) *Tensor {
 			biasRelu(ys, bias)
 		}
 	})
-	g.push(y, func() {
-		dy := y.Grad
-		if dy == nil {
-			return
-		}
-		mask := func(r int) []float32 {
-			ds := dy[r*out : (r+1)*out]
-			reluGrad(ds, y.Data[r*out:(r+1)*out]) // as ReLU's backward
-			return ds
-		}
-		if b.needGrad {
-			g.sumColumns(g.grad(b), n, out, func(r int, acc []float32) { axpy(acc, mask(r), 1) })
-		} else {
-			g.parallel(n, out, func(_, lo, hi int) {
-				for r := lo; r < hi; r++ {
-					mask(r)
-				}
-			})
-		}
-		if x.needGrad && trainPackedGradX() {
-			g.gradXTrainPacked(dy, n, w, x)
-		} else if x.needGrad {
-			g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)
-		}
-		if w.needGrad {
-			g.gradW(dy, n, out, x.Data, in, g.grad(w))
-		}
-	})
-	return y
+}
+
+// LinearReLUBackward on the CPU masks dy in place (it is the op's alone)
+// in the pass that sums the bias gradient.
+func (c cpuBackend) LinearReLUBackward(x, w, b *Tensor, y, dy []float32, grad func(*Tensor) []float32) {
+	g := c.g
+	n, in, out := x.Rows(), x.Cols(), w.Dim(0)
+	mask := func(r int) []float32 {
+		ds := dy[r*out : (r+1)*out]
+		reluGrad(ds, y[r*out:(r+1)*out]) // as ReLU's backward
+		return ds
+	}
+	if b.needGrad {
+		g.sumColumns(grad(b), n, out, func(r int, acc []float32) { axpy(acc, mask(r), 1) })
+	} else {
+		g.parallel(n, out, func(_, lo, hi int) {
+			for r := lo; r < hi; r++ {
+				mask(r)
+			}
+		})
+	}
+	if x.needGrad && trainPackedGradX() {
+		g.gradXTrainPacked(dy, n, w, x)
+	} else if x.needGrad {
+		g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, grad(x), in)
+	}
+	if w.needGrad {
+		g.gradW(dy, n, out, x.Data, in, grad(w))
+	}
 }
 
 // AddDropout is x + Dropout(f, p), the residual connection: one pass and
@@ -93,13 +107,30 @@ func (g *Graph) AddDropout(x, f *Tensor, p float32) *Tensor {
 	scale := 1 / (1 - p)
 	threshold := uint32(float64(p) * (1 << 32))
 	y := g.newTensor([]*Tensor{x, f}, x.Shape()...)
-	n := len(x.Data)
-	words := (n + 31) / 32
-	mask := g.bitmask(words)
-	g.parallel(words, 32*4, func(_, lo, hi int) {
+	mask := g.bitmask((len(x.Data) + 31) / 32)
+	g.be.AddDropout(x.Data, f.Data, y.Data, mask, key, threshold, scale)
+	g.push(y, func() {
+		if y.Grad == nil {
+			return
+		}
+		var dx, df []float32
+		if x.needGrad {
+			dx = g.grad(x)
+		}
+		if f.needGrad {
+			df = g.grad(f)
+		}
+		g.be.AddDropoutBackward(y.Grad, dx, df, mask, scale)
+	})
+	return y
+}
+
+func (c cpuBackend) AddDropout(x, f, y []float32, mask []uint32, key uint64, threshold uint32, scale float32) {
+	n, words := len(x), len(mask)
+	c.g.parallel(words, 32*4, func(_, lo, hi int) {
 		for w := lo; w < hi; w++ {
 			base := w * 32
-			fs, xs, ys := f.Data[base:min(base+32, n)], x.Data[base:min(base+32, n)], y.Data[base:min(base+32, n)]
+			fs, xs, ys := f[base:min(base+32, n)], x[base:min(base+32, n)], y[base:min(base+32, n)]
 			var bits uint32
 			for j, v := range fs {
 				var k uint32
@@ -112,35 +143,26 @@ func (g *Graph) AddDropout(x, f *Tensor, p float32) *Tensor {
 			mask[w] = bits
 		}
 	})
-	g.push(y, func() {
-		if y.Grad == nil {
-			return
-		}
-		var dx, df []float32
-		if x.needGrad {
-			dx = g.grad(x)
-		}
-		if f.needGrad {
-			df = g.grad(f)
-		}
-		g.parallel(words, 32*2, func(_, lo, hi int) {
-			for w := lo; w < hi; w++ {
-				base := w * 32
-				dys := y.Grad[base:min(base+32, n)]
-				if dx != nil {
-					dxs := dx[base:min(base+32, n)]
-					for j, d := range dys {
-						dxs[j] += d
-					}
-				}
-				if df != nil {
-					dfs, bits := df[base:min(base+32, n)], mask[w]
-					for j, d := range dys {
-						dfs[j] += math.Float32frombits(math.Float32bits(d*scale) & -(bits >> j & 1))
-					}
+}
+
+func (c cpuBackend) AddDropoutBackward(dy, dx, df []float32, mask []uint32, scale float32) {
+	n, words := len(dy), len(mask)
+	c.g.parallel(words, 32*2, func(_, lo, hi int) {
+		for w := lo; w < hi; w++ {
+			base := w * 32
+			dys := dy[base:min(base+32, n)]
+			if dx != nil {
+				dxs := dx[base:min(base+32, n)]
+				for j, d := range dys {
+					dxs[j] += d
 				}
 			}
-		})
+			if df != nil {
+				dfs, bits := df[base:min(base+32, n)], mask[w]
+				for j, d := range dys {
+					dfs[j] += math.Float32frombits(math.Float32bits(d*scale) & -(bits >> j & 1))
+				}
+			}
+		}
 	})
-	return y
 }

@@ -14,17 +14,36 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 	if w.Cols() != in || (b != nil && b.Size() != out) {
 		panic(fmt.Sprintf("engine.Linear: x %v, W %v, b %v", x.Shape(), w.Shape(), shapeOf(b)))
 	}
-	n := x.Rows()
 	shape := append(append(make([]int, 0, MaxDims), x.Shape()[:x.ndim-1]...), out)
 	y := g.newTensor([]*Tensor{x, w, b}, shape...)
+	g.be.LinearForward(x, w, b, y)
+	g.push(y, func() {
+		if y.Grad == nil {
+			return
+		}
+		if w.needGrad {
+			// the weight is being trained: a packed copy made for
+			// inference (validation decoding) will be stale after the
+			// update (the fingerprint would catch it too)
+			w.WeightsChanged()
+		}
+		g.be.LinearBackward(x, w, b, y.Grad, g.grad)
+	})
+	return y
+}
+
+// LinearForward on the CPU: int8 or packed weights for inference, packed
+// per product or OpenBLAS for training.
+func (c cpuBackend) LinearForward(x, w, b, y *Tensor) {
+	g, in := c.g, x.Cols()
 	if g.productInt8(w) {
 		g.linearInt8(x, w, b, y)
-		return y
+		return
 	}
 	if !g.record && f32Kernel.Tile != nil {
 		// inference: weights packed once for the register-tiled kernel
 		g.linearPacked(f32Kernel, x, w, b, y)
-		return y
+		return
 	}
 	if trainPacked(in) {
 		var bias []float32
@@ -35,30 +54,26 @@ func (g *Graph) Linear(x, w, b *Tensor) *Tensor {
 	} else {
 		g.linearBLAS(x, w, b, y)
 	}
-	g.push(y, func() {
-		dy := y.Grad
-		if dy == nil {
-			return
-		}
-		if x.needGrad && trainPackedGradX() {
-			g.gradXTrainPacked(dy, n, w, x)
-		} else if x.needGrad {
-			g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, g.grad(x), in)
-		}
-		if w.needGrad {
-			// the weight is being trained: a packed copy made for
-			// inference (validation decoding) will be stale after the
-			// update (the fingerprint would catch it too)
-			w.WeightsChanged()
-			g.gradW(dy, n, out, x.Data, in, g.grad(w))
-		}
-		if b != nil && b.needGrad {
-			g.sumColumnsRows(g.grad(b), n, out, func(lo, hi int, acc []float32) {
-				addRows(acc, dy[lo*out:], hi-lo, out)
-			})
-		}
-	})
-	return y
+}
+
+// LinearBackward on the CPU: dX by the packed kernel where there is one,
+// dW by gradW, db as column sums.
+func (c cpuBackend) LinearBackward(x, w, b *Tensor, dy []float32, grad func(*Tensor) []float32) {
+	g := c.g
+	n, in, out := x.Rows(), x.Cols(), w.Dim(0)
+	if x.needGrad && trainPackedGradX() {
+		g.gradXTrainPacked(dy, n, w, x)
+	} else if x.needGrad {
+		g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, grad(x), in)
+	}
+	if w.needGrad {
+		g.gradW(dy, n, out, x.Data, in, grad(w))
+	}
+	if b != nil && b.needGrad {
+		g.sumColumnsRows(grad(b), n, out, func(lo, hi int, acc []float32) {
+			addRows(acc, dy[lo*out:], hi-lo, out)
+		})
+	}
 }
 
 // linearBLAS sets y = x·Wᵀ + b through OpenBLAS, the bias added inside the
@@ -102,7 +117,7 @@ func (g *Graph) MatMul(a, b *Tensor, ta, tb bool) *Tensor {
 	}
 	lda, ldb := a.shape[1], b.shape[1]
 	y := g.newTensor([]*Tensor{a, b}, m, n)
-	g.gemm(ta, tb, m, n, k, 1, a.Data, lda, b.Data, ldb, 0, y.Data, n)
+	g.be.Gemm(ta, tb, m, n, k, 1, a.Data, lda, b.Data, ldb, 0, y.Data, n)
 	g.push(y, func() {
 		dy := y.Grad
 		if dy == nil {
@@ -110,16 +125,16 @@ func (g *Graph) MatMul(a, b *Tensor, ta, tb bool) *Tensor {
 		}
 		if a.needGrad { // dA = dY·op(B)ᵀ (or its transpose)
 			if ta {
-				g.gemm(tb, true, k, m, n, 1, b.Data, ldb, dy, n, 1, g.grad(a), lda)
+				g.be.Gemm(tb, true, k, m, n, 1, b.Data, ldb, dy, n, 1, g.grad(a), lda)
 			} else {
-				g.gemm(false, !tb, m, k, n, 1, dy, n, b.Data, ldb, 1, g.grad(a), lda)
+				g.be.Gemm(false, !tb, m, k, n, 1, dy, n, b.Data, ldb, 1, g.grad(a), lda)
 			}
 		}
 		if b.needGrad { // dB = op(A)ᵀ·dY (or its transpose)
 			if tb {
-				g.gemm(true, ta, n, k, m, 1, dy, n, a.Data, lda, 1, g.grad(b), ldb)
+				g.be.Gemm(true, ta, n, k, m, 1, dy, n, a.Data, lda, 1, g.grad(b), ldb)
 			} else {
-				g.gemm(!ta, false, k, n, m, 1, a.Data, lda, dy, n, 1, g.grad(b), ldb)
+				g.be.Gemm(!ta, false, k, n, m, 1, a.Data, lda, dy, n, 1, g.grad(b), ldb)
 			}
 		}
 	})

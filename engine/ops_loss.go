@@ -33,14 +33,35 @@ func (g *Graph) LabelSmoothedCE(logits *Tensor, targets []int32, eps float32, pa
 	if len(targets) != n {
 		panic(fmt.Sprintf("engine.LabelSmoothedCE: %d targets for %d rows", len(targets), n))
 	}
-	epsI := float64(eps) / float64(v-1)
 	loss := g.newTensor([]*Tensor{logits}, 1)
 	var dlogits []float32
 	if loss.needGrad {
-		dlogits = g.arena.get(n * v)
+		dlogits = g.be.Alloc(n * v)
 	}
-	c := g.chunks(n, v)
-	part := make([]float64, 2*c) // per chunk: loss, nll (small; fixed order)
+	total, nll := g.be.SmoothedCE(logits.Data, n, v, targets, eps, pad, dlogits)
+	loss.Data[0] = float32(total)
+	tokens := 0
+	for _, t := range targets {
+		if t != pad {
+			tokens++
+		}
+	}
+	g.push(loss, func() {
+		if loss.Grad == nil || !logits.needGrad {
+			return
+		}
+		g.addGrad(logits, dlogits, loss.Grad[0])
+	})
+	return CEResult{Loss: loss, NLL: nll, Tokens: tokens}
+}
+
+// SmoothedCE on the CPU: rows in parallel chunks, each chunk's sums kept
+// apart and added in chunk order.
+func (c cpuBackend) SmoothedCE(logits []float32, n, v int, targets []int32, eps float32, pad int32, dlogits []float32) (float64, float64) {
+	g := c.g
+	epsI := float64(eps) / float64(v-1)
+	nc := g.chunks(n, v)
+	part := make([]float64, 2*nc) // per chunk: loss, nll (small; fixed order)
 	g.parallel(n, v, func(ch, lo, hi int) {
 		var l, nl float64
 		for r := lo; r < hi; r++ {
@@ -56,31 +77,18 @@ func (g *Graph) LabelSmoothedCE(logits *Tensor, targets []int32, eps float32, pa
 			if t < 0 || int(t) >= v {
 				panic(fmt.Sprintf("engine.LabelSmoothedCE: target %d outside vocabulary of %d", t, v))
 			}
-			rl, rn := smoothedRow(logits.Data[r*v:(r+1)*v], int(t), float64(eps), epsI, dr)
+			rl, rn := smoothedRow(logits[r*v:(r+1)*v], int(t), float64(eps), epsI, dr)
 			l += rl
 			nl += rn
 		}
 		part[2*ch], part[2*ch+1] = l, nl
 	})
 	var total, nll float64
-	for ch := 0; ch < c; ch++ {
+	for ch := 0; ch < nc; ch++ {
 		total += part[2*ch]
 		nll += part[2*ch+1]
 	}
-	loss.Data[0] = float32(total)
-	tokens := 0
-	for _, t := range targets {
-		if t != pad {
-			tokens++
-		}
-	}
-	g.push(loss, func() {
-		if loss.Grad == nil || !logits.needGrad {
-			return
-		}
-		g.addGrad(logits, dlogits, loss.Grad[0])
-	})
-	return CEResult{Loss: loss, NLL: nll, Tokens: tokens}
+	return total, nll
 }
 
 // smoothedRow computes one row's loss and NLL and, when dr is non-nil, the
@@ -156,9 +164,20 @@ func sumLanes(a []float64) float64 {
 func (g *Graph) LogSoftmax(x *Tensor) *Tensor {
 	n, v := x.Rows(), x.Cols()
 	y := g.newTensor([]*Tensor{x}, x.Shape()...)
-	g.parallel(n, v, func(_, lo, hi int) {
+	g.be.LogSoftmax(x.Data, y.Data, n, v)
+	g.push(y, func() {
+		if y.Grad == nil || !x.needGrad {
+			return
+		}
+		g.be.LogSoftmaxBackward(y.Data, y.Grad, g.grad(x), n, v)
+	})
+	return y
+}
+
+func (c cpuBackend) LogSoftmax(x, y []float32, n, v int) {
+	c.g.parallel(n, v, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
-			xs, ys := x.Data[r*v:(r+1)*v], y.Data[r*v:(r+1)*v]
+			xs, ys := x[r*v:(r+1)*v], y[r*v:(r+1)*v]
 			mx := xs[0]
 			for _, a := range xs {
 				if a > mx {
@@ -172,43 +191,47 @@ func (g *Graph) LogSoftmax(x *Tensor) *Tensor {
 			}
 		}
 	})
-	g.push(y, func() {
-		if y.Grad == nil || !x.needGrad {
-			return
-		}
-		dx := g.grad(x)
-		g.parallel(n, v, func(_, lo, hi int) {
-			for r := lo; r < hi; r++ {
-				ys, dy, dxs := y.Data[r*v:(r+1)*v], y.Grad[r*v:(r+1)*v], dx[r*v:(r+1)*v]
-				var s float64
-				for _, d := range dy {
-					s += float64(d)
-				}
-				for j := range dxs {
-					dxs[j] += dy[j] - expNeg(ys[j])*float32(s)
-				}
+}
+
+func (c cpuBackend) LogSoftmaxBackward(y, dy, dx []float32, n, v int) {
+	c.g.parallel(n, v, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			ys, dy, dxs := y[r*v:(r+1)*v], dy[r*v:(r+1)*v], dx[r*v:(r+1)*v]
+			var s float64
+			for _, d := range dy {
+				s += float64(d)
 			}
-		})
+			for j := range dxs {
+				dxs[j] += dy[j] - expNeg(ys[j])*float32(s)
+			}
+		}
 	})
-	return y
 }
 
 // Softmax is the row-wise softmax (transparent-attention weights, gates).
 func (g *Graph) Softmax(x *Tensor) *Tensor {
 	n, v := x.Rows(), x.Cols()
 	y := g.newTensor([]*Tensor{x}, x.Shape()...)
-	copy(y.Data, x.Data)
-	g.parallel(n, v, func(_, lo, hi int) {
-		maskedSoftmax(y.Data[lo*v:hi*v], hi-lo, v, nil, 0, false)
-	})
+	g.be.Softmax(x.Data, y.Data, n, v)
 	g.push(y, func() {
 		if y.Grad == nil || !x.needGrad {
 			return
 		}
-		tmp := g.arena.get(n * v)
-		copy(tmp, y.Grad)
-		softmaxBackwardRows(tmp, v, y.Data, n, v, band{})
-		axpy(g.grad(x), tmp, 1)
+		g.be.SoftmaxBackward(y.Data, y.Grad, g.grad(x), n, v)
 	})
 	return y
+}
+
+func (c cpuBackend) Softmax(x, y []float32, n, v int) {
+	copy(y, x)
+	c.g.parallel(n, v, func(_, lo, hi int) {
+		maskedSoftmax(y[lo*v:hi*v], hi-lo, v, nil, 0, false)
+	})
+}
+
+func (c cpuBackend) SoftmaxBackward(y, dy, dx []float32, n, v int) {
+	tmp := c.g.arena.get(n * v)
+	copy(tmp, dy)
+	softmaxBackwardRows(tmp, v, y, n, v, band{})
+	axpy(dx, tmp, 1)
 }

@@ -29,9 +29,22 @@ func (g *Graph) LayerNorm(x, gain, bias *Tensor) *Tensor {
 	if y.needGrad {
 		mean, rstd = g.arena.get(n), g.arena.get(n)
 	}
-	g.parallel(n, d, func(_, lo, hi int) {
+	g.be.LayerNorm(x.Data, dataOf(gain), dataOf(bias), y.Data, mean, rstd, n, d)
+	g.push(y, func() {
+		if y.Grad == nil {
+			return
+		}
+		g.layerNormBackward(x, gain, bias, y.Grad, mean, rstd)
+	})
+	return y
+}
+
+// LayerNorm on the CPU: statistics in float64 (rowStats), row arithmetic
+// in AVX2 where the CPU has it.
+func (c cpuBackend) LayerNorm(x, gain, bias, y, mean, rstd []float32, n, d int) {
+	c.g.parallel(n, d, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
-			xs, ys := x.Data[r*d:(r+1)*d], y.Data[r*d:(r+1)*d]
+			xs, ys := x[r*d:(r+1)*d], y[r*d:(r+1)*d]
 			mu, rs := rowStats(xs)
 			m, rs32 := float32(mu), float32(rs)
 			if rstd != nil {
@@ -40,13 +53,6 @@ func (g *Graph) LayerNorm(x, gain, bias *Tensor) *Tensor {
 			normAffineRow(ys, xs, m, rs32, gain, bias)
 		}
 	})
-	g.push(y, func() {
-		if y.Grad == nil {
-			return
-		}
-		g.layerNormBackward(x, gain, bias, y.Grad, mean, rstd)
-	})
-	return y
 }
 
 // normRow writes row r's x̂ = (x - mean)·(1/σ) into hs.
@@ -58,11 +64,11 @@ func normRow(hs, xs []float32, m, rs float32) {
 
 // normRow followed by affine in one pass over the row: the same
 // operations in the same order, so bit for bit the two passes' result.
-func normAffineRow(ys, xs []float32, m, rs float32, gain, bias *Tensor) {
+func normAffineRow(ys, xs []float32, m, rs float32, gain, bias []float32) {
 	xs = xs[:len(ys)]
 	switch {
 	case gain != nil && bias != nil:
-		gs, bs := gain.Data[:len(ys)], bias.Data[:len(ys)]
+		gs, bs := gain[:len(ys)], bias[:len(ys)]
 		j := 0
 		if normAsm && len(ys) >= 8 {
 			j = len(ys) &^ 7
@@ -78,20 +84,20 @@ func normAffineRow(ys, xs []float32, m, rs float32, gain, bias *Tensor) {
 }
 
 // affine applies LayerNorm's gain and bias (either may be nil) in place.
-func affine(ys []float32, gain, bias *Tensor) {
+func affine(ys []float32, gain, bias []float32) {
 	switch {
 	case gain != nil && bias != nil:
-		gs, bs := gain.Data[:len(ys)], bias.Data[:len(ys)]
+		gs, bs := gain[:len(ys)], bias[:len(ys)]
 		for j := range ys {
 			ys[j] = ys[j]*gs[j] + bs[j]
 		}
 	case gain != nil:
-		gs := gain.Data[:len(ys)]
+		gs := gain[:len(ys)]
 		for j := range ys {
 			ys[j] *= gs[j]
 		}
 	case bias != nil:
-		bs := bias.Data[:len(ys)]
+		bs := bias[:len(ys)]
 		for j := range ys {
 			ys[j] += bs[j]
 		}
@@ -162,24 +168,27 @@ func (g *Graph) layerNormBackward(x, gain, bias *Tensor, dy, mean, rstd []float3
 	if dg == nil && db == nil && dx == nil {
 		return
 	}
-	g.layerNormBackwardRows(x, gain, bias, dy, mean, rstd, dg, db, dx, nil)
+	g.be.LayerNormBackward(x.Data, dataOf(gain), dy, mean, rstd, dx, dg, db, x.Rows(), x.Cols())
+}
+
+// LayerNormBackward on the CPU: layerNormBackwardRows.
+func (c cpuBackend) LayerNormBackward(x, gain, dy, mean, rstd, dx, dg, db []float32, n, d int) {
+	c.g.layerNormBackwardRows(x, gain, dy, mean, rstd, dg, db, dx, n, d, nil)
 }
 
 // layerNormBackwardRows adds LayerNorm's gradients to dg, db and dx (any
 // may be nil), one row at a time; after(r), when not nil, runs once row r's
 // dx is complete, while the row is still in cache (AddDropoutNorm goes on
 // back through the residual and the dropout there).
-func (g *Graph) layerNormBackwardRows(x, gain, bias *Tensor, dy, mean, rstd, dg, db, dx []float32, after func(r int)) {
-	d, n := x.Cols(), x.Rows()
-	var gs []float32
-	if gain != nil {
-		gs = gain.Data[:d]
+func (g *Graph) layerNormBackwardRows(x, gs, dy, mean, rstd, dg, db, dx []float32, n, d int, after func(r int)) {
+	if gs != nil {
+		gs = gs[:d]
 	}
 	c := g.chunks(n, d)
 	// per chunk: x̂ of the row, and dĥ = dy·gain
 	hbuf, gbuf := g.arena.get(c*d), g.arena.get(c*d)
 	g.sumColumns2(dg, db, n, d, func(ch, r int, accG, accB []float32) {
-		ds, xs := dy[r*d:(r+1)*d], x.Data[r*d:(r+1)*d]
+		ds, xs := dy[r*d:(r+1)*d], x[r*d:(r+1)*d]
 		hs := hbuf[ch*d : (ch+1)*d]
 		lnBackRow(hs, xs, ds, accG, accB, mean[r], rstd[r])
 		if dx != nil {

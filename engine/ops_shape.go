@@ -27,16 +27,11 @@ func (g *Graph) ConcatCols(xs ...*Tensor) *Tensor {
 		total += x.Cols()
 	}
 	y := g.newTensor(xs, n, total)
-	g.parallel(n, total, func(_, lo, hi int) {
-		for r := lo; r < hi; r++ {
-			off := r * total
-			for _, x := range xs {
-				c := x.Cols()
-				copy(y.Data[off:off+c], x.Data[r*c:(r+1)*c])
-				off += c
-			}
-		}
-	})
+	col := 0
+	for _, x := range xs {
+		g.be.CopyBlock(y.Data[col:], total, x.Data, x.Cols(), n, x.Cols(), false)
+		col += x.Cols()
+	}
 	g.push(y, func() {
 		if y.Grad == nil {
 			return
@@ -45,17 +40,26 @@ func (g *Graph) ConcatCols(xs ...*Tensor) *Tensor {
 		for _, x := range xs {
 			c := x.Cols()
 			if x.needGrad {
-				dx := g.grad(x)
-				g.parallel(n, c, func(_, lo, hi int) {
-					for r := lo; r < hi; r++ {
-						axpy(dx[r*c:(r+1)*c], y.Grad[r*total+col:], 1)
-					}
-				})
+				g.be.CopyBlock(g.grad(x), c, y.Grad[col:], total, n, c, true)
 			}
 			col += c
 		}
 	})
 	return y
+}
+
+// CopyBlock on the CPU: rows in parallel, added with axpy.
+func (cb cpuBackend) CopyBlock(dst []float32, ldd int, src []float32, lds, rows, cols int, add bool) {
+	cb.g.parallel(rows, cols, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			d, s := dst[r*ldd:r*ldd+cols], src[r*lds:r*lds+cols]
+			if add {
+				axpy(d, s, 1)
+			} else {
+				copy(d, s)
+			}
+		}
+	})
 }
 
 // SliceCols copies columns [from, to) of x into a new Rows()×(to-from) tensor.
@@ -66,17 +70,12 @@ func (g *Graph) SliceCols(x *Tensor, from, to int) *Tensor {
 	}
 	w := to - from
 	y := g.newTensor([]*Tensor{x}, n, w)
-	for r := 0; r < n; r++ {
-		copy(y.Data[r*w:(r+1)*w], x.Data[r*c+from:r*c+to])
-	}
+	g.be.CopyBlock(y.Data, w, x.Data[from:], c, n, w, false)
 	g.push(y, func() {
 		if y.Grad == nil || !x.needGrad {
 			return
 		}
-		dx := g.grad(x)
-		for r := 0; r < n; r++ {
-			axpy(dx[r*c+from:r*c+to], y.Grad[r*w:(r+1)*w], 1)
-		}
+		g.be.CopyBlock(g.grad(x)[from:], c, y.Grad, w, n, w, true)
 	})
 	return y
 }
@@ -86,20 +85,19 @@ func (g *Graph) SliceCols(x *Tensor, from, to int) *Tensor {
 func (g *Graph) GatherRows(x *Tensor, idx []int) *Tensor {
 	c, n := x.Cols(), x.Rows()
 	y := g.newTensor([]*Tensor{x}, len(idx), c)
+	rows := g.int32Scratch(len(idx))
 	for i, r := range idx {
 		if r < 0 || r >= n {
 			panic(fmt.Sprintf("engine.GatherRows: row %d of %d", r, n))
 		}
-		copy(y.Data[i*c:(i+1)*c], x.Data[r*c:(r+1)*c])
+		rows[i] = int32(r)
 	}
+	g.be.EmbedGather(x.Data, rows, 1, y.Data, c)
 	g.push(y, func() {
 		if y.Grad == nil || !x.needGrad {
 			return
 		}
-		dx := g.grad(x)
-		for i, r := range idx {
-			axpy(dx[r*c:(r+1)*c], y.Grad[i*c:(i+1)*c], 1)
-		}
+		g.be.EmbedScatter(g.grad(x), rows, y.Grad, 1, c)
 	})
 	return y
 }
@@ -116,30 +114,43 @@ func (g *Graph) WeightedSum(xs []*Tensor, w *Tensor, off int) *Tensor {
 	}
 	inputs := append(append(make([]*Tensor, 0, len(xs)+1), xs...), w)
 	y := g.newTensor(inputs, xs[0].Shape()...)
-	n := len(y.Data)
-	g.parallel(n, 2*len(xs), func(_, lo, hi int) {
-		ys := y.Data[lo:hi]
-		clear(ys)
-		for i, x := range xs {
-			axpy(ys, x.Data[lo:hi], w.Data[off+i])
-		}
-	})
+	data := make([][]float32, len(xs))
+	for i, x := range xs {
+		data[i] = x.Data
+	}
+	g.be.WeightedSum(y.Data, data, w.Data[off:off+len(xs)])
 	g.push(y, func() {
 		if y.Grad == nil {
 			return
 		}
 		for i, x := range xs {
 			if x.needGrad {
-				axpy(g.grad(x), y.Grad, w.Data[off+i])
+				g.be.Axpy(g.grad(x), y.Grad, w.Data[off+i])
 			}
 			if w.needGrad {
-				var s float64
-				for j, d := range y.Grad {
-					s += float64(d) * float64(x.Data[j])
-				}
-				g.grad(w)[off+i] += float32(s)
+				g.grad(w)[off+i] += float32(g.be.Dot(y.Grad, x.Data))
 			}
 		}
 	})
 	return y
+}
+
+// WeightedSum on the CPU: elements in parallel chunks, one axpy per term.
+func (c cpuBackend) WeightedSum(y []float32, xs [][]float32, w []float32) {
+	c.g.parallel(len(y), 2*len(xs), func(_, lo, hi int) {
+		ys := y[lo:hi]
+		clear(ys)
+		for i, x := range xs {
+			axpy(ys, x[lo:hi], w[i])
+		}
+	})
+}
+
+// Dot on the CPU: one float64 sum in element order.
+func (c cpuBackend) Dot(a, b []float32) float64 {
+	var s float64
+	for j, d := range a {
+		s += float64(d) * float64(b[j])
+	}
+	return s
 }

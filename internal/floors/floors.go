@@ -23,8 +23,8 @@ var Floors = [][]string{
 	{"internal/...", "engine/blas", "engine/mpi", "engine/internal/..."},
 	// 1: tensors and kernels, scores, language ID, charts, catalogue formats.
 	{"engine", "metrics", "langid", "plot", "catalog/..."},
-	// 2: models, subwords, corpus building.
-	{"model", "subword", "corpus"},
+	// 2: models, subwords, corpus building, the backends' conformance suite.
+	{"model", "subword", "corpus", "engine/backendtest"},
 	// 3: the optimiser, data directories, run directories.
 	{"optim", "data", "rundir"},
 	// 4: training and decoding (neither imports the other).
