@@ -36,6 +36,8 @@ type task struct {
 	left      int    // lines not yet decoded
 	cancelled bool
 	res       []decode.Result
+	// decoding time charged to it (guarded by the cpuShare's mutex)
+	used time.Duration
 	attns     []*decode.AttentionMap
 	err       error
 	done      chan struct{} // closed when every line is decoded
@@ -247,8 +249,10 @@ func (b *batcher) take(head *task) *batch {
 	}
 	most := b.batchLines(k)
 	pool := b.candidates(head, poolBatches*most)
-	if b.idle > 1 { // little waiting: spread it over the idle workers
-		most = min(most, (len(pool)+b.idle-1)/b.idle)
+	// little waiting: spread it over the idle workers, as many as there
+	// are CPU slots (standby decoders would only take turns with them)
+	if spread := min(b.idle, b.opt.Workers); spread > 1 {
+		most = min(most, (len(pool)+spread-1)/spread)
 	}
 	if len(pool) > most {
 		pool = similarLengths(pool, most)
