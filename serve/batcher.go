@@ -37,10 +37,10 @@ type task struct {
 	cancelled bool
 	res       []decode.Result
 	// decoding time charged to it (guarded by the cpuShare's mutex)
-	used time.Duration
-	attns     []*decode.AttentionMap
-	err       error
-	done      chan struct{} // closed when every line is decoded
+	used  time.Duration
+	attns []*decode.AttentionMap
+	err   error
+	done  chan struct{} // closed when every line is decoded
 }
 
 // batch is lines of one or more tasks with the same key.
