@@ -250,8 +250,9 @@ func (b *batcher) take(head *task) *batch {
 	most := b.batchLines(k)
 	pool := b.candidates(head, poolBatches*most)
 	// little waiting: spread it over the idle workers, as many as there
-	// are CPU slots (standby decoders would only take turns with them)
-	if spread := min(b.idle, b.opt.Workers); spread > 1 {
+	// are free CPU slots (standby decoders would only take turns)
+	busy := b.opt.decoderCount() - b.idle
+	if spread := min(b.idle, b.opt.Workers-busy); spread > 1 {
 		most = min(most, (len(pool)+spread-1)/spread)
 	}
 	if len(pool) > most {

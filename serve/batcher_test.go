@@ -105,23 +105,25 @@ func names(items []item, byName map[*task]string) string {
 	return strings.Join(out, " ")
 }
 
-// A request arriving while several workers are idle is spread over them:
-// one 10-line request, two idle workers, two batches of 5 lines.
+// A request arriving while several workers are idle is spread over them,
+// as many as there are CPU slots (the standby decoders of --time-share
+// would only take turns with them): one 10-line request, four idle
+// workers, two slots, two batches of 5 lines.
 func TestIdleWorkersShareARequest(t *testing.T) {
 	o := Defaults()
-	o.BatchWait = time.Millisecond
+	o.BatchWait, o.Workers = time.Millisecond, 2
 	b := newBatcher(&o, func(int) {})
 	stop := make(chan struct{})
 	defer close(stop)
-	got := make(chan *batch, 2)
-	for i := 0; i < 2; i++ {
+	got := make(chan *batch, 4)
+	for i := 0; i < 4; i++ {
 		go func() { got <- b.next(stop) }()
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		b.mu.Lock()
 		idle := b.idle
 		b.mu.Unlock()
-		if idle == 2 {
+		if idle == 4 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -137,7 +139,7 @@ func TestIdleWorkersShareARequest(t *testing.T) {
 		select {
 		case bt := <-got:
 			if len(bt.items) != 5 {
-				t.Errorf("batch of %d lines, want 5 (10 lines over 2 idle workers)", len(bt.items))
+				t.Errorf("batch of %d lines, want 5 (10 lines over 2 slots)", len(bt.items))
 			}
 		case <-time.After(10 * time.Second):
 			t.Fatal("the second worker got no batch")
