@@ -27,7 +27,9 @@ the API and the options in full.
 
 Lines of concurrent requests with the same direction and search options are
 decoded together (up to --batch-tokens, waiting at most --batch-wait) by
---decoders decoders of --threads compute threads each. GET / is a page to
+--decoders decoders of --threads compute threads each, which with
+--time-share (the default) the batches being decoded take in turns, one
+decoding step at a time, least-served requests first. GET / is a page to
 try the model, POST /detect LibreTranslate's language detection, POST
 /translate_file its file translation (.txt, .po, .xliff, .html; the result
 kept for --file-ttl at GET /download_file/NAME), GET /frontend/settings its
