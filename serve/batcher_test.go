@@ -156,3 +156,37 @@ func TestDecodersDefault(t *testing.T) {
 		}
 	}
 }
+
+// A batch takes no line of very different length from its first: short
+// lines would wait for a long one's output to end. The long line gets a
+// batch of its own once its request is first in turn.
+func TestBatchLeavesOutLinesOfOtherCost(t *testing.T) {
+	o := Defaults()
+	b := newBatcher(&o, func(int) {})
+	k := key{src: "en", tgt: "de", beam: 5, nbest: 1}
+	short := &task{ctx: context.Background(), key: k, lines: make([]string, 2), toks: []int{10, 60}, attn: -1, enq: time.Now()}
+	long := &task{ctx: context.Background(), key: k, lines: make([]string, 2), toks: []int{900, 12}, attn: -1, enq: time.Now()}
+	byName := map[*task]string{short: "S", long: "L"}
+	for _, tk := range []*task{short, long} {
+		if err := b.add(tk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.mu.Lock()
+	first := b.take(b.queue[0])
+	b.mu.Unlock()
+	if got := names(first.items, byName); got != "S0 S1 L1" {
+		t.Errorf("first batch %q, want S0 S1 L1 (not L0, 900 tokens)", got)
+	}
+	b.deliver(first, make([]decode.Result, len(first.items)), nil, nil)
+	b.mu.Lock()
+	if len(b.queue) == 0 {
+		b.mu.Unlock()
+		t.Fatal("no line left for a second batch")
+	}
+	second := b.take(b.pick())
+	b.mu.Unlock()
+	if got := names(second.items, byName); got != "L0" {
+		t.Errorf("second batch %q, want L0 alone", got)
+	}
+}
