@@ -23,6 +23,12 @@ type Searcher struct {
 	encG, g *engine.Graph
 	st      members
 	short   *Shortlist
+	// Turn, when not nil, is called before the encoder pass and before
+	// every decoding step of a search. A server shares the CPU between
+	// batches with it: the call may block while other batches take their
+	// turn. It must not use the searcher. Searches give the same results
+	// with it as without.
+	Turn func()
 }
 
 // NewSearcher checks the options and prepares a searcher.
@@ -156,6 +162,7 @@ func (s *Searcher) Search(srcs [][]int32, prefix []int32) [][]Hypothesis {
 	if s.short != nil {
 		s.g.SetOutputRows(engine.NewRowSubset(s.short.Rows(srcs)))
 	}
+	s.turn()
 	encs := s.st.encode(eg, src, b, width)
 	rows := b * s.opt.rowsPerSentence()
 	s.st.start(eg, encs, rows, len(prefix)+longest)
@@ -204,8 +211,16 @@ func fill(n int, t int32) []int32 {
 // step feeds one token per row and returns the log-probabilities of the
 // next token (valid until the next step).
 func (s *Searcher) step(tokens []int32) *engine.Tensor {
+	s.turn()
 	s.g.Reset()
 	return s.st.step(s.g, tokens)
+}
+
+// turn calls Turn, if set.
+func (s *Searcher) turn() {
+	if s.Turn != nil {
+		s.Turn()
+	}
 }
 
 // run is the search over one batch.

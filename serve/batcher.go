@@ -36,9 +36,11 @@ type task struct {
 	left      int    // lines not yet decoded
 	cancelled bool
 	res       []decode.Result
-	attns     []*decode.AttentionMap
-	err       error
-	done      chan struct{} // closed when every line is decoded
+	// decoding time charged to it (guarded by the cpuShare's mutex)
+	used  time.Duration
+	attns []*decode.AttentionMap
+	err   error
+	done  chan struct{} // closed when every line is decoded
 }
 
 // batch is lines of one or more tasks with the same key.
@@ -247,8 +249,11 @@ func (b *batcher) take(head *task) *batch {
 	}
 	most := b.batchLines(k)
 	pool := b.candidates(head, poolBatches*most)
-	if b.idle > 1 { // little waiting: spread it over the idle workers
-		most = min(most, (len(pool)+b.idle-1)/b.idle)
+	// little waiting: spread it over the idle workers, as many as there
+	// are free CPU slots (standby decoders would only take turns)
+	busy := b.opt.decoderCount() - b.idle
+	if spread := min(b.idle, b.opt.Workers-busy); spread > 1 {
+		most = min(most, (len(pool)+spread-1)/spread)
 	}
 	if len(pool) > most {
 		pool = similarLengths(pool, most)
@@ -256,7 +261,7 @@ func (b *batcher) take(head *task) *batch {
 	tokens := 0
 	for _, it := range pool {
 		n := it.t.toks[it.i]
-		if tokens > 0 && tokens+n > b.opt.BatchTokens {
+		if tokens > 0 && tokens+n > b.opt.BatchTokens || !similarCost(pool[0].t.toks[pool[0].i], n) {
 			continue
 		}
 		bt.items = append(bt.items, it)
@@ -278,6 +283,18 @@ func (b *batcher) take(head *task) *batch {
 	b.queued -= len(bt.items)
 	return bt
 }
+
+// similarCost reports whether a line of n source tokens may share a batch
+// whose first line has first: within mixRatio times its length, plus
+// mixSlack tokens. A batch is decoded until its longest output ends
+// (outputs grow with their sources), and every step costs as much as
+// its longest source: a short line batched with a line of 1,000 tokens
+// would wait for it, however the CPU is shared.
+func similarCost(first, n int) bool {
+	return n <= mixRatio*first+mixSlack && first <= mixRatio*n+mixSlack
+}
+
+const mixRatio, mixSlack = 4, 32
 
 // poolBatches is how many batches' worth of waiting lines the batcher
 // chooses a batch from (by length) when more are waiting than one holds.

@@ -105,23 +105,25 @@ func names(items []item, byName map[*task]string) string {
 	return strings.Join(out, " ")
 }
 
-// A request arriving while several workers are idle is spread over them:
-// one 10-line request, two idle workers, two batches of 5 lines.
+// A request arriving while several workers are idle is spread over them,
+// as many as there are CPU slots (the standby decoders of --time-share
+// would only take turns with them): one 10-line request, four idle
+// workers, two slots, two batches of 5 lines.
 func TestIdleWorkersShareARequest(t *testing.T) {
 	o := Defaults()
-	o.BatchWait = time.Millisecond
+	o.BatchWait, o.Workers = time.Millisecond, 2
 	b := newBatcher(&o, func(int) {})
 	stop := make(chan struct{})
 	defer close(stop)
-	got := make(chan *batch, 2)
-	for i := 0; i < 2; i++ {
+	got := make(chan *batch, 4)
+	for i := 0; i < 4; i++ {
 		go func() { got <- b.next(stop) }()
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		b.mu.Lock()
 		idle := b.idle
 		b.mu.Unlock()
-		if idle == 2 {
+		if idle == 4 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -137,7 +139,7 @@ func TestIdleWorkersShareARequest(t *testing.T) {
 		select {
 		case bt := <-got:
 			if len(bt.items) != 5 {
-				t.Errorf("batch of %d lines, want 5 (10 lines over 2 idle workers)", len(bt.items))
+				t.Errorf("batch of %d lines, want 5 (10 lines over 2 slots)", len(bt.items))
 			}
 		case <-time.After(10 * time.Second):
 			t.Fatal("the second worker got no batch")
@@ -152,5 +154,39 @@ func TestDecodersDefault(t *testing.T) {
 		if w, th := decoders(c.w, c.th, c.cores); w != c.wantW || th != c.wantT {
 			t.Errorf("decoders(%d, %d) on %d cores = %d x %d, want %d x %d", c.w, c.th, c.cores, w, th, c.wantW, c.wantT)
 		}
+	}
+}
+
+// A batch takes no line of very different length from its first: short
+// lines would wait for a long one's output to end. The long line gets a
+// batch of its own once its request is first in turn.
+func TestBatchLeavesOutLinesOfOtherCost(t *testing.T) {
+	o := Defaults()
+	b := newBatcher(&o, func(int) {})
+	k := key{src: "en", tgt: "de", beam: 5, nbest: 1}
+	short := &task{ctx: context.Background(), key: k, lines: make([]string, 2), toks: []int{10, 60}, attn: -1, enq: time.Now()}
+	long := &task{ctx: context.Background(), key: k, lines: make([]string, 2), toks: []int{900, 12}, attn: -1, enq: time.Now()}
+	byName := map[*task]string{short: "S", long: "L"}
+	for _, tk := range []*task{short, long} {
+		if err := b.add(tk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.mu.Lock()
+	first := b.take(b.queue[0])
+	b.mu.Unlock()
+	if got := names(first.items, byName); got != "S0 S1 L1" {
+		t.Errorf("first batch %q, want S0 S1 L1 (not L0, 900 tokens)", got)
+	}
+	b.deliver(first, make([]decode.Result, len(first.items)), nil, nil)
+	b.mu.Lock()
+	if len(b.queue) == 0 {
+		b.mu.Unlock()
+		t.Fatal("no line left for a second batch")
+	}
+	second := b.take(b.pick())
+	b.mu.Unlock()
+	if got := names(second.items, byName); got != "L0" {
+		t.Errorf("second batch %q, want L0 alone", got)
 	}
 }

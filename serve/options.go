@@ -17,14 +17,23 @@ import (
 // Options configure a Server. Start from Defaults: New refuses values out
 // of range (Options.check) instead of replacing them.
 type Options struct {
-	// Workers decoders run in parallel, each with Threads kernel threads.
+	// Workers decoders compute at once (the CPU slots), each with Threads
+	// kernel threads; TimeShare adds as many standby decoders.
 	// Zero Workers: one decoder per core, each single-threaded (cores /
 	// Threads of them when Threads is set), which decoded the most lines
 	// per second under load (docs/performance.md); zero Threads: the
 	// cores divided among the Workers.
 	Workers int
 	Threads int
-	Search  decode.Options // default search; requests may change beam and n-best
+	// TimeShare runs a standby decoder beside each of the Workers: the
+	// batches being decoded take the Workers' CPU slots in turns, one
+	// decoding step (or encoder pass) at a time, the slot going to the
+	// batch whose requests have used the least decoding time, so one
+	// request of expensive lines cannot hold a slot while others wait
+	// (cpuShare). Off, each batch keeps its decoder's slot until it is
+	// decoded, and decoder memory under load is half.
+	TimeShare bool
+	Search    decode.Options // default search; requests may change beam and n-best
 
 	// Batching. BatchTokens is the source-token budget of a batch; a batch
 	// is decoded when it is full or its oldest line has waited BatchWait.
@@ -66,7 +75,7 @@ type Options struct {
 // Defaults are the server defaults documented in docs/serving.md.
 func Defaults() Options {
 	o := Options{
-		Search:      decode.Defaults(),
+		Search: decode.Defaults(), TimeShare: true,
 		BatchTokens: 2048, BatchWait: 5 * time.Millisecond, BatchRequestLines: 32, MaxRows: 128, MaxStateTokens: 8192,
 		QueueLines: 4096, MaxLines: 256, MaxLineLen: 4096, MaxSrcTokens: 1024, MaxBody: 1 << 20, MaxBeam: 16,
 		Timeout: 60 * time.Second, DrainTimeout: 30 * time.Second, FileStoreBytes: 64 << 20, FileTTL: 30 * time.Minute,
@@ -121,6 +130,15 @@ func (o *Options) check() error {
 		return fmt.Errorf("search options: %w", err)
 	}
 	return nil
+}
+
+// decoderCount is the number of decoders the server runs: Workers, and
+// as many standby decoders with TimeShare.
+func (o *Options) decoderCount() int {
+	if o.TimeShare {
+		return 2 * o.Workers
+	}
+	return o.Workers
 }
 
 // decoders resolves Options.Workers and Threads on a machine of cores

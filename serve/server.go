@@ -25,6 +25,7 @@ type Server struct {
 	b       *decode.Bundle
 	opt     Options
 	bat     *batcher
+	cpu     *cpuShare
 	met     *metrics
 	log     *slog.Logger
 	check   *decode.Translator // validates directions; never translates, never changes
@@ -52,13 +53,14 @@ func New(b *decode.Bundle, opt Options, log *slog.Logger) (*Server, error) {
 	s := &Server{b: b, opt: opt, log: log, stop: make(chan struct{}), met: newMetrics(),
 		files: newFileStore(opt.FileStoreBytes, opt.FileTTL)}
 	s.bat = newBatcher(&s.opt, func(n int) { s.met.queue.Set(float64(n)) })
+	s.cpu = newCPUShare(opt.Workers, nil)
 	s.enc.New = func() any { return b.Vocab.NewEncoder() }
 	sr, err := b.Searcher(opt.Search)
 	if err != nil {
 		return nil, err
 	}
 	s.check = decode.NewTranslator(b, sr)
-	for i := 0; i < opt.Workers; i++ {
+	for i := 0; i < opt.decoderCount(); i++ {
 		w, err := s.newWorker(i)
 		if err != nil {
 			close(s.stop)
@@ -87,6 +89,7 @@ type worker struct {
 	s     *Server
 	t     *decode.Translator
 	arena prometheus.Gauge
+	turn  *turn // the batch being decoded's claim to a CPU slot
 }
 
 func (s *Server) newWorker(id int) (*worker, error) {
@@ -97,7 +100,9 @@ func (s *Server) newWorker(id int) (*worker, error) {
 	sr.SetThreads(s.opt.Threads)
 	t := decode.NewTranslator(s.b, sr)
 	t.MaxRows, t.MaxStateTokens, t.MaxSrcLen = s.opt.MaxRows, s.opt.MaxStateTokens, s.opt.MaxSrcTokens
-	return &worker{s: s, t: t, arena: s.met.arena.WithLabelValues(fmt.Sprint(id))}, nil
+	w := &worker{s: s, t: t, arena: s.met.arena.WithLabelValues(fmt.Sprint(id))}
+	sr.Turn = func() { s.cpu.yield(w.turn) }
+	return w, nil
 }
 
 func (w *worker) run() {
@@ -107,7 +112,10 @@ func (w *worker) run() {
 		if bt == nil {
 			return
 		}
+		w.turn = w.s.cpu.acquire(bt.tasks())
 		res, attns, err := w.decode(bt)
+		w.s.cpu.release(w.turn)
+		w.turn = nil
 		w.s.bat.deliver(bt, res, attns, err)
 		w.arena.Set(float64(w.t.S.HeldBytes()))
 	}
@@ -216,6 +224,7 @@ func (s *Server) translate(ctx context.Context, j job) (*task, error) {
 		return nil, err
 	}
 	t := &task{ctx: ctx, key: j.key, lines: j.lines, attn: j.attn, enq: time.Now(), toks: s.countTokens(j.lines)}
+	s.cpu.join(t)
 	if err := s.bat.add(t); err != nil {
 		return nil, &httpError{http.StatusServiceUnavailable,
 			fmt.Sprintf("%v (%d lines waiting, --queue-lines %d): retry later", err, s.opt.QueueLines, s.opt.QueueLines)}

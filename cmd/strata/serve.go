@@ -27,7 +27,9 @@ the API and the options in full.
 
 Lines of concurrent requests with the same direction and search options are
 decoded together (up to --batch-tokens, waiting at most --batch-wait) by
---decoders decoders of --threads compute threads each. GET / is a page to
+--decoders decoders of --threads compute threads each, which with
+--time-share (the default) the batches being decoded take in turns, one
+decoding step at a time, least-served requests first. GET / is a page to
 try the model, POST /detect LibreTranslate's language detection, POST
 /translate_file its file translation (.txt, .po, .xliff, .html; the result
 kept for --file-ttl at GET /download_file/NAME), GET /frontend/settings its
@@ -70,7 +72,8 @@ exits at once.`,
 	computeFlags(fl, &o.Search)
 	fl.StringVar(&addr, "addr", "localhost:8080", "listen address (port 0: any free port)")
 	fl.StringVar(&lidModel, "lid-model", "", "language ID of outputs and LibreTranslate's source \"auto\": "+lidRuleHelp)
-	fl.IntVar(&o.Workers, "decoders", o.Workers, "decoders running in parallel (0: one per core, or cores / --threads)")
+	fl.IntVar(&o.Workers, "decoders", o.Workers, "decoders computing at once, the CPU slots (0: one per core, or cores / --threads)")
+	fl.BoolVar(&o.TimeShare, "time-share", o.TimeShare, "run a standby decoder beside each, and let batches take the CPU in turns, one decoding step at a time, least-served requests first (false: a batch keeps its core to its end; half the decoder memory)")
 	fl.IntVar(&o.Threads, "threads", 0, "compute threads of each decoder (0: 1 with the default --decoders, else the cores divided among the decoders)")
 	fl.IntVar(&o.Search.Beam, "beam", o.Search.Beam, "default beam size")
 	fl.IntVar(&o.MaxBeam, "max-beam", o.MaxBeam, "largest beam a request may ask for")
