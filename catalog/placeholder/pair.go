@@ -46,3 +46,16 @@ func MaskPair(src, tgt string, o Options) (Masked, string, error) {
 	}
 	return m, out, nil
 }
+
+// Kept counts the translations that are not empty and hold their source's
+// placeholders (Check): the share of a test set's strings a pre-translation
+// would write.
+func Kept(srcs, hyps []string, o Options) int {
+	n := 0
+	for i := range srcs {
+		if i < len(hyps) && hyps[i] != "" && Check(srcs[i], hyps[i], o) == nil {
+			n++
+		}
+	}
+	return n
+}

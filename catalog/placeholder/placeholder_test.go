@@ -213,3 +213,11 @@ func TestMaskPair(t *testing.T) {
 		}
 	}
 }
+
+func TestKept(t *testing.T) {
+	srcs := []string{"%s is %s.", "Only in %s: %s", "Copy <b>%d</b>", "plain"}
+	hyps := []string{"%s ist %s.", "Nur in %s", "", "schlicht"}
+	if n := Kept(srcs, hyps, Options{}); n != 2 {
+		t.Fatalf("Kept = %d, want 2 (a lost %%s and an empty line are not kept)", n)
+	}
+}
