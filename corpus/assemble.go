@@ -18,18 +18,22 @@ type LangReport struct {
 	// (after normalising); always 0, checked after writing.
 	Leaked  int      `json:"leaked"`
 	Overlap *Overlap `json:"overlap,omitempty"`
+	// Placeholders reports the fine-tuning set built from the pairs
+	// dropped for placeholders or markup (docs/data.md).
+	Placeholders *PlaceholderReport `json:"placeholders,omitempty"`
 }
 
 // assemble cleans, dedupes, splits and writes the corpus files, filling
 // the manifest's report.
 func assemble(opt Options, raw map[string][]Pair, m *Manifest) error {
 	clean := map[string][]Pair{}
+	masked := map[string][]Pair{} // dropped for placeholders or markup
 	dropped := map[string]map[string]string{}
 	reports := map[string]*LangReport{}
 	for _, l := range opt.Langs {
 		r := &LangReport{Lang: l, Extracted: len(raw[l]), Dropped: map[string]int{}}
 		reports[l] = r
-		clean[l], dropped[l] = cleanPairs(l, raw[l], r.Dropped)
+		clean[l], dropped[l], masked[l] = cleanPairs(l, raw[l], r.Dropped)
 	}
 	held, err := heldOut(opt, clean)
 	if err != nil {
@@ -57,6 +61,12 @@ func assemble(opt Options, raw map[string][]Pair, m *Manifest) error {
 		if err := checkNoLeak(filepath.Join(opt.Output, sum.Path), heldEn, heldL, &r.Leaked); err != nil {
 			return err
 		}
+		ph, phSums, err := buildPlaceholders(opt.Output, l, masked[l], heldEn, heldL, opt.PlaceholderHeldOut)
+		if err != nil {
+			return err
+		}
+		r.Placeholders = ph
+		m.Outputs = append(m.Outputs, phSums...)
 		if opt.Reference != "" {
 			if r.Overlap, err = referenceOverlap(opt.Reference, l, train, clean[l], dropped[l], held); err != nil {
 				return err
@@ -70,18 +80,22 @@ func assemble(opt Options, raw map[string][]Pair, m *Manifest) error {
 }
 
 // cleanPairs applies Clean and removes duplicate pairs, keeping the first.
-// It returns the kept pairs and, for the overlap report, the rule that
-// dropped each cleaned pair.
-func cleanPairs(lang string, raw []Pair, counts map[string]int) ([]Pair, map[string]string) {
+// It returns the kept pairs, for the overlap report the rule that dropped
+// each cleaned pair, and the cleaned pairs dropped for placeholders or
+// markup (the placeholder set's candidates).
+func cleanPairs(lang string, raw []Pair, counts map[string]int) ([]Pair, map[string]string, []Pair) {
 	seen := map[string]bool{}
 	why := map[string]string{}
-	var out []Pair
+	var out, masked []Pair
 	for _, p := range raw {
 		en, tgt, reason := Clean(lang, p.En, p.Tgt)
 		k := en + "\t" + tgt
 		switch {
 		case reason != "":
 			counts[reason]++
+			if reason == DropPlaceholder || reason == DropMarkup {
+				masked = append(masked, Pair{En: en, Tgt: tgt, Origin: p.Origin})
+			}
 			if _, ok := why[k]; !ok {
 				why[k] = reason
 			}
@@ -95,7 +109,7 @@ func cleanPairs(lang string, raw []Pair, counts map[string]int) ([]Pair, map[str
 	for k := range seen {
 		delete(why, k) // kept from another package: not dropped
 	}
-	return out, why
+	return out, why, masked
 }
 
 func heldOut(opt Options, clean map[string][]Pair) (*HeldOut, error) {

@@ -33,6 +33,9 @@ type Options struct {
 	// HeldOutSize is the number of dev and of test lines a split makes
 	// (default HeldOutSize).
 	HeldOutSize int
+	// PlaceholderHeldOut is the number of dev and of test pairs of the
+	// placeholder set, at most (default PlaceholderHeldOut).
+	PlaceholderHeldOut int
 	// ReferenceSums are the SHA-256 sums the reference's dev and test
 	// files must have (default the published corpus's, ReferenceSums).
 	ReferenceSums map[string]string
@@ -57,6 +60,9 @@ func Build(ctx context.Context, opt Options) (*Manifest, error) {
 	}
 	if opt.HeldOutSize == 0 {
 		opt.HeldOutSize = HeldOutSize
+	}
+	if opt.PlaceholderHeldOut == 0 {
+		opt.PlaceholderHeldOut = PlaceholderHeldOut
 	}
 	if opt.ReferenceSums == nil {
 		opt.ReferenceSums = ReferenceSums

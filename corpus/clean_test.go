@@ -65,7 +65,7 @@ func TestKey(t *testing.T) {
 
 func TestCleanPairsDedupes(t *testing.T) {
 	counts := map[string]int{}
-	out, why := cleanPairs("de", []Pair{
+	out, why, _ := cleanPairs("de", []Pair{
 		{En: "Open the file", Tgt: "Datei öffnen", Origin: "a:x"},
 		{En: "Open the  file", Tgt: "Datei öffnen", Origin: "b:y"},
 		{En: "Open the file", Tgt: "Öffne die Datei", Origin: "b:y"},

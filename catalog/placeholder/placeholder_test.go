@@ -179,3 +179,45 @@ func TestBuilder(t *testing.T) {
 		t.Fatal("a closing code before its opening one was accepted")
 	}
 }
+
+func TestMaskPair(t *testing.T) {
+	for _, c := range []struct{ src, tgt, wantSrc, wantTgt, err string }{
+		{"%s is %s.", "%s ist %s.", "{1} is {2}.", "{1} ist {2}.", ""},
+		{"Copy %1$s to %2$s", "%2$s: %1$s kopieren", "Copy {1} to {2}", "{2}: {1} kopieren", ""},
+		{"<b>Save</b> %d files", "%d Dateien <b>speichern</b>", "{1}Save{2} {3} files", "{3} Dateien {1}speichern{2}", ""},
+		{"Hello {name} &amp; $USER", "Hallo {name} &amp; $USER", "Hello {1} {2} {3}", "Hallo {1} {2} {3}", ""},
+		// what translate would refuse is no training pair
+		{"%.250s is %s.", "%.250s ist %.", "", "", "lost"},
+		{"Only in %s: %s", "%s: nur in %s", "", "", ""}, // same set, order kept: accepted
+		{"%s of %d", "%d von %s", "", "", "order"},
+		{"<b>x</b> y", "</b>x<b> y", "", "", "before"},
+		{"%s %s", "%s %s %s", "", "", "duplicated"},
+		{"plain text", "reiner Text", "", "", "no placeholder"},
+	} {
+		m, tgt, err := MaskPair(c.src, c.tgt, Options{})
+		if c.err != "" {
+			if err == nil {
+				t.Errorf("MaskPair(%q, %q) = %q, %q; want an error", c.src, c.tgt, m.Text, tgt)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("MaskPair(%q, %q): %v", c.src, c.tgt, err)
+			continue
+		}
+		if c.wantSrc != "" && (m.Text != c.wantSrc || tgt != c.wantTgt) {
+			t.Errorf("MaskPair(%q, %q) = %q, %q; want %q, %q", c.src, c.tgt, m.Text, tgt, c.wantSrc, c.wantTgt)
+		}
+		if back, err := m.Unmask(tgt); err != nil || back != c.tgt {
+			t.Errorf("Unmask(%q) = %q, %v; want %q", tgt, back, err, c.tgt)
+		}
+	}
+}
+
+func TestKept(t *testing.T) {
+	srcs := []string{"%s is %s.", "Only in %s: %s", "Copy <b>%d</b>", "plain"}
+	hyps := []string{"%s ist %s.", "Nur in %s", "", "schlicht"}
+	if n := Kept(srcs, hyps, Options{}); n != 2 {
+		t.Fatalf("Kept = %d, want 2 (a lost %%s and an empty line are not kept)", n)
+	}
+}

@@ -217,3 +217,14 @@ func TestHTML(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", out.String(), want)
 	}
 }
+
+func TestLinesLeavesBrokenOutputEmpty(t *testing.T) {
+	mt := &fakeMT{table: map[string]string{"{1} is {2}.": "{1} ist {2}.", "Only in {1}: {2}": "Nur in {1}"}}
+	outs, r, err := Lines(context.Background(), mt, "test.en", []string{"%.250s is %s.", "Only in %s: %s", ""}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(outs, "|") != "%.250s ist %s.||" || r.Candidates != 2 || r.Translated != 1 || len(r.Failed) != 1 || r.Failed[0].Line != 2 {
+		t.Fatalf("outputs %q, report %+v", outs, r)
+	}
+}

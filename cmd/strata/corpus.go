@@ -33,7 +33,8 @@ run apt-get update first), reads their gettext catalogues and help pages,
 cleans and aligns the pairs through the English string and writes
 DIR/train/en-XX.tsv.gz, DIR/dev/dev.LANG, DIR/test/test.LANG and
 DIR/manifest.json (the packages with version and SHA-256, the outputs, the
-report). --manifest pins an earlier build's packages. With --ref-corpus (by
+report), and under DIR/placeholders the pairs dropped for placeholders or
+markup, masked as translate masks them, for fine-tuning. --manifest pins an earlier build's packages. With --ref-corpus (by
 default ../shared/data/l10n when it exists) the published dev and test sets
 are reused, checked by hash, kept out of training, and the training pairs
 are compared with the published ones. docs/data.md, "Building the l10n
@@ -89,6 +90,10 @@ func printCorpusReport(w io.Writer, m *corpus.Manifest) {
 	fmt.Fprintf(w, "%d packages, held-out sets: %s, %.0f s\n", len(m.Packages), m.HeldOut, m.Seconds)
 	for _, r := range m.Report {
 		fmt.Fprintf(w, "%s: extracted %d, train %d, leaked %d, dropped %v\n", r.Lang, r.Extracted, r.Train, r.Leaked, r.Dropped)
+		if p := r.Placeholders; p != nil {
+			fmt.Fprintf(w, "%s: placeholder set (masked, placeholders/): %d candidates, train %d, dev %d, test %d, dropped %v\n",
+				r.Lang, p.Candidates, p.Train, p.Dev, p.Test, p.Dropped)
+		}
 		if o := r.Overlap; o != nil {
 			fmt.Fprintf(w, "%s: overlap with the reference: %d shared pairs = %.1f%% of ours (%d), %.1f%% of the reference's (%d); reference pairs missing: %v\n",
 				r.Lang, o.Shared, 100*o.OfOurs, o.Ours, 100*o.OfReference, o.Reference, o.Missing)

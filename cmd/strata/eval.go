@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/strata-nmt/strata/catalog/placeholder"
 	"github.com/strata-nmt/strata/internal/textio"
 	"github.com/strata-nmt/strata/metrics"
 )
@@ -35,6 +36,7 @@ type evalFlags struct {
 	seed               uint64
 	jsonOut            bool
 	width              int
+	placeholders       string
 }
 
 func init() {
@@ -84,6 +86,7 @@ docs/metrics.md.`,
 	fl.IntVar(&f.bsSamples, "paired-bs-n", metrics.DefaultBootstrapSamples, "bootstrap samples")
 	fl.StringVar(&f.pValue, "p-value", "two-sided", "--paired-bs p-value: two-sided, or sacrebleu (sacreBLEU 2.x's paired_bs definition)")
 	fl.Uint64Var(&f.seed, "seed", metrics.DefaultBootstrapSeed, "bootstrap seed (sacreBLEU's SACREBLEU_SEED)")
+	fl.StringVar(&f.placeholders, "placeholders", "", "source file: also report the share of hypotheses that are not empty and hold their source line's placeholders (printf, braces, shell variables, tags, entities; docs/l10n.md)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object per metric and line")
 	fl.IntVar(&f.width, "width", 2, "decimals printed for scores")
 	// --reference as score-nll takes it
@@ -152,10 +155,34 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		}
 		results = append(results, r)
 	}
+	if f.placeholders != "" {
+		r, err := placeholdersKept(f.placeholders, hyps)
+		if err != nil {
+			return err
+		}
+		results = append(results, r)
+	}
 	if f.jsonOut {
 		return printJSON(out, f.width, results)
 	}
 	return printTable(out, f.width, results)
+}
+
+// placeholdersKept is the share (%) of hypotheses that keep their source
+// line's placeholders.
+func placeholdersKept(srcPath string, hyps []string) (evalResult, error) {
+	srcs, err := textio.ReadLines(srcPath)
+	if err != nil {
+		return evalResult{}, err
+	}
+	if len(srcs) != len(hyps) {
+		return evalResult{}, fmt.Errorf("eval: --placeholders file %s has %d lines but the hypotheses have %d", srcPath, len(srcs), len(hyps))
+	}
+	n := placeholder.Kept(srcs, hyps, placeholder.Options{})
+	return evalResult{Name: "placeholders", Score: 100 * float64(n) / float64(len(hyps)),
+		Verbose:   fmt.Sprintf("%d/%d lines keep every placeholder", n, len(hyps)),
+		Signature: "placeholders|check:strata-placeholder",
+		Extra:     map[string]any{"kept": n, "lines": len(hyps)}}, nil
 }
 
 // withConfidence adds the bootstrap mean and 95% interval to a result, in

@@ -126,3 +126,36 @@ func TestEvalTER(t *testing.T) {
 		t.Errorf("TER flag without TER: %v", err)
 	}
 }
+
+// --placeholders adds the share of hypotheses that keep their source's
+// placeholders, in the table and in --json.
+func TestEvalPlaceholders(t *testing.T) {
+	write, _, _, _ := evalFiles(t)
+	src := write("src", "%s is %s.\nOnly in %s: %s\nCopy <b>%d</b> files\n")
+	hyp := write("ph-hyp", "%s ist %s.\nNur in %s\n\n")
+	ref := write("ph-ref", "%s ist %s.\nNur in %s: %s\n<b>%d</b> Dateien kopieren\n")
+	ev, _, _ := rootCmd.Find([]string{"eval"})
+	defer ev.Flags().Set("placeholders", "")
+	defer ev.Flags().Set("json", "false")
+	var out bytes.Buffer
+	rootCmd.SetOut(&out)
+	rootCmd.SetArgs([]string{"eval", "--hyp", hyp, "--ref", ref, "--metrics", "bleu", "--placeholders", src, "--json"})
+	if err := rootCmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	var r struct {
+		Name  string
+		Score float64
+		Kept  int
+		Lines int
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &r); err != nil || r.Name != "placeholders" || r.Kept != 1 || r.Lines != 3 || r.Score < 33.3 || r.Score > 33.4 {
+		t.Fatalf("placeholders result %+v (%v):\n%s", r, err, out.String())
+	}
+	short := write("ph-short", "%s\n")
+	rootCmd.SetArgs([]string{"eval", "--hyp", hyp, "--ref", ref, "--metrics", "bleu", "--placeholders", short})
+	if err := rootCmd.Execute(); err == nil || !strings.Contains(err.Error(), short+" has 1 lines") {
+		t.Errorf("a source of another length: %v", err)
+	}
+}

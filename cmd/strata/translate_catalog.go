@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -35,11 +36,12 @@ var catalogFormats = map[string]func(ctx context.Context, tr pretranslate.Transl
 	"xliff": translateXLIFF,
 	"tmx":   translateTMX,
 	"html":  translateHTML,
+	"lines": translateLines,
 }
 
 func catalogFlagsOn(cmd *cobra.Command, c *catalogFlags) {
 	fl := cmd.Flags()
-	fl.StringVar(&c.format, "format", "text", "input format: text (one sentence a line) or one of "+strings.Join(catalogFormatNames(), ", ")+": html translates a page sentence by sentence, its markup kept; po, xliff and tmx fill untranslated entries, machine output marked for review (docs/l10n.md)")
+	fl.StringVar(&c.format, "format", "text", "input format: text (one sentence a line) or one of "+strings.Join(catalogFormatNames(), ", ")+": html translates a page sentence by sentence, its markup kept; po, xliff and tmx fill untranslated entries, machine output marked for review; lines translates one catalogue string a line with its placeholders protected, a line whose placeholders were not kept left empty (docs/l10n.md)")
 	fl.BoolVar(&c.fuzzy, "fuzzy", false, "with --format po|xliff|tmx: also retranslate entries marked fuzzy or needing review")
 	fl.StringVar(&c.accelerator, "accelerator", "", "with --format po|xliff|tmx: the accelerator marker (& or _ or ~) of the catalogue, when its header does not name one (X-Accelerator-Marker)")
 }
@@ -153,4 +155,29 @@ func translateHTML(ctx context.Context, tr pretranslate.Translator, in io.Reader
 	r.Write(stderr)
 	_, err = d.WriteTo(out)
 	return err
+}
+
+// translateLines translates one catalogue string a line, placeholders
+// protected; a line whose translation broke one is written empty.
+func translateLines(ctx context.Context, tr pretranslate.Translator, in io.Reader, name string, out io.Writer, o pretranslate.Options, stderr io.Writer) error {
+	var lines []string
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		lines = append(lines, strings.TrimSuffix(sc.Text(), "\r"))
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: line %d: %w", name, len(lines)+1, err)
+	}
+	outs, r, err := pretranslate.Lines(ctx, tr, name, lines, o)
+	if err != nil {
+		return err
+	}
+	r.Write(stderr)
+	for _, l := range outs {
+		if _, err := fmt.Fprintln(out, l); err != nil {
+			return err
+		}
+	}
+	return nil
 }
