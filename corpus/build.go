@@ -79,7 +79,10 @@ func Build(ctx context.Context, opt Options) (*Manifest, error) {
 	}
 	fmt.Fprintf(opt.Log, "corpus: %d packages fetched (%d not in the archive) in %s\n", len(pkgs), len(missing), time.Since(start).Round(time.Second))
 	x := newExtractor(opt.Langs)
-	for _, p := range pkgs {
+	for i, p := range pkgs {
+		// One line per package: reading LibreOffice's help takes minutes
+		// on a loaded machine, and a silent command looks hung.
+		fmt.Fprintf(opt.Log, "corpus: reading %s %s (%d/%d, %s)\n", p.Name, p.Version, i+1, len(pkgs), time.Since(start).Round(time.Second))
 		if err := opt.Source.Walk(ctx, p, func(name string, size int64, r io.Reader) error {
 			return x.file(p.Name, name, size, r)
 		}); err != nil {
@@ -90,6 +93,7 @@ func Build(ctx context.Context, opt Options) (*Manifest, error) {
 	for l, ps := range x.helpPairs() {
 		raw[l] = append(raw[l], ps...)
 	}
+	fmt.Fprintf(opt.Log, "corpus: cleaning, aligning and splitting %d pairs (%s)\n", countPairs(raw), time.Since(start).Round(time.Second))
 	m := &Manifest{Format: ManifestFormat, Version: ManifestVersion, Languages: opt.Langs,
 		Packages: pkgs, Missing: missing, Skipped: x.Skipped}
 	if err := assemble(opt, raw, m); err != nil {
@@ -97,6 +101,15 @@ func Build(ctx context.Context, opt Options) (*Manifest, error) {
 	}
 	m.Seconds = time.Since(start).Seconds()
 	return m, m.write(opt.Output)
+}
+
+// countPairs is the number of extracted pairs over all languages.
+func countPairs[P any](raw map[string][]P) int {
+	n := 0
+	for _, ps := range raw {
+		n += len(ps)
+	}
+	return n
 }
 
 // fetch resolves the package list (pinned or default) and fetches it.

@@ -218,3 +218,19 @@ func TestBuildRejectsBadLanguages(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildLogsProgress: a build names each package as it reads it and
+// says when it moves on to cleaning, so a long build never looks hung.
+func TestBuildLogsProgress(t *testing.T) {
+	var log strings.Builder
+	opt := Options{Langs: []string{"de"}, Output: t.TempDir(), Source: fakeArchive(), HeldOutSize: 5,
+		Packages: []string{"app", "other"}, Log: &log}
+	if _, err := Build(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"corpus: reading app ", "(1/2,", "corpus: reading other ", "(2/2,", "corpus: cleaning, aligning and splitting "} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+}

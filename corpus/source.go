@@ -64,6 +64,7 @@ func (a Apt) Fetch(ctx context.Context, want map[string]string, dir string) ([]P
 			cached[p.Name] = true
 		}
 	}
+	a.logf("corpus: %d packages wanted, %d already in %s; asking apt for the others' versions (apt-cache policy)\n", len(names), len(cached), dir)
 	known, err := a.known(ctx, names)
 	if err != nil {
 		return nil, nil, err
@@ -86,6 +87,7 @@ func (a Apt) Fetch(ctx context.Context, want map[string]string, dir string) ([]P
 	if len(args) == 0 {
 		return keep(have, cached), missing, nil
 	}
+	a.logf("corpus: downloading %d packages into %s (apt-get download)\n", len(args), dir)
 	cmd := exec.CommandContext(ctx, "apt-get", append([]string{"download", "-q"}, args...)...)
 	cmd.Dir = dir
 	var stderr strings.Builder
@@ -107,6 +109,13 @@ func (a Apt) Fetch(ctx context.Context, want map[string]string, dir string) ([]P
 		}
 	}
 	return keep(got, fetched), missing, nil
+}
+
+// logf writes a progress line when the source has a log.
+func (a Apt) logf(format string, args ...any) {
+	if a.Log != nil {
+		fmt.Fprintf(a.Log, format, args...)
+	}
 }
 
 // keep returns the packages whose name is in names.
