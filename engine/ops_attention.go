@@ -30,9 +30,11 @@ type AttnOptions struct {
 // projection) and the attention probabilities, B×H×Tq×Tk, after masking and
 // before dropout (the weights analyses plot).
 //
-// The masked softmax is fused with the score product; each (batch, head)
-// pair is an independent job of three small GEMMs, and jobs are spread over
-// goroutines. Jobs write disjoint blocks, so backward needs no locks.
+// The numbers come from the backend (AttentionForward, AttentionBackward).
+// On the CPU the masked softmax is fused with the score product; each
+// (batch, head) pair is an independent job of three small GEMMs, and jobs
+// are spread over goroutines. Jobs write disjoint blocks, so backward needs
+// no locks.
 func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, probs *Tensor) {
 	h := o.Heads
 	if h <= 0 {
