@@ -97,6 +97,37 @@ type Backend interface {
 	WeightedSum(y []float32, xs [][]float32, w []float32)
 	Dot(a, b []float32) float64
 
+	// Attention. AttentionForward writes, for each batch element and
+	// head, the probabilities P = softmax(Scale·Q·Kᵀ) with masked keys
+	// at exactly zero weight (a row whose keys are all masked is zeros)
+	// to probs (B×Heads×Tq×Tk), and the context P̃·V to ctx
+	// ((B·Tq)×(Heads·Dh), heads side by side). P̃ is P after dropout when
+	// dropped is not nil, which then receives it; otherwise P itself.
+	// AttentionBackward adds the gradients of q, k and v (any may be
+	// nil; they may be column views of one buffer) from the context's
+	// gradient dctx and the forward pass's probs and dropped.
+	AttentionForward(a AttnArgs, q, k, v, ctx, probs, dropped []float32)
+	AttentionBackward(a AttnArgs, q, k, v, probs, dropped, dctx, dq, dk, dv []float32)
+
+	// AddDropoutNorm is AddDropout then LayerNorm over n rows of d:
+	// y = x + Dropout(f) (y = x + f when mask is nil) and norm =
+	// LayerNorm(y, gain, bias), mean and rstd as LayerNorm's. With a
+	// mask, d is a multiple of 32: each row is whole mask words.
+	// AddDropoutNormBackward runs the norm's backward of dnorm (when
+	// not nil) into dgain, dbias and dy, y's gradient (which may hold
+	// its other consumers' share already), then AddDropout's backward of
+	// dy into dx and df; any destination may be nil.
+	AddDropoutNorm(x, f, gain, bias, y, norm, mean, rstd []float32, mask []uint32,
+		key uint64, threshold uint32, scale float32, n, d int)
+	AddDropoutNormBackward(y, gain, dnorm, mean, rstd, dy []float32, mask []uint32, scale float32,
+		dx, df, dgain, dbias []float32, n, d int)
+
+	// OutputRows spreads a shortlisted output layer's n×len(rows)
+	// products (sub) over y's n rows of v columns: column rows[i] gets
+	// sub's column i, every other column -Inf (probability 0 after a
+	// log-softmax).
+	OutputRows(sub []float32, rows []int32, y []float32, n, v int)
+
 	// Ensembles: y = log((1/K)·Σ_k e^xs[k]) elementwise (-Inf where
 	// every member is), and dx += dy·e^(x-y)/K.
 	LogMeanExp(y []float32, xs [][]float32)
@@ -104,6 +135,29 @@ type Backend interface {
 
 	// Adam applies one optimizer step (AdamUpdate's semantics).
 	Adam(u AdamStep, w, grad, m, v []float32, l2 float32)
+}
+
+// AttnArgs describe one multi-head attention op to a backend: B batch
+// elements of Tq queries and Tk keys, Heads heads of width Dh. Queries,
+// keys and values are row-major with rows Ldq, Ldk and Ldv apart (column
+// views into wider tensors, such as a fused [Q|K|V] projection); head h
+// reads columns [h·Dh, (h+1)·Dh) of each.
+type AttnArgs struct {
+	B, Tq, Tk, Heads, Dh int
+	Ldq, Ldk, Ldv        int
+	// Scale multiplies the scores (1/√Dh).
+	Scale float32
+	// KeyPad masks keys (B×Tk, true = masked); nil masks none.
+	KeyPad []bool
+	// Causal masks key j from query i when j > i + Tk - Tq.
+	Causal bool
+	// Dropout on the probabilities (when the op is given a dropped
+	// buffer): P[job][i][j], job = b·Heads + h, is kept iff
+	// DropKeep(DropKey, job·Tq·Tk + i·Tk + j, DropThreshold) and then
+	// multiplied by DropScale.
+	DropKey       uint64
+	DropThreshold uint32
+	DropScale     float32
 }
 
 // UnaryOp names an elementwise function of Backend.Unary.

@@ -19,6 +19,9 @@ func TestReferenceGradients(t *testing.T) {
 		"LayerNorm":         TestGradLayerNorm,
 		"EmbedAndPositions": TestGradEmbedAndPositions,
 		"LabelSmoothedCE":   TestGradLabelSmoothedCE,
+		"Attention":         TestGradAttention,
+		"AttentionTiles":    TestGradAttentionTiles,
+		"AddDropoutNorm":    TestGradAddDropoutNorm,
 	} {
 		t.Run(name, test)
 	}
@@ -65,5 +68,31 @@ func TestSetBackendErrors(t *testing.T) {
 	g.Reset()
 	if err := g.SetBackend(BackendReference); err != nil || g.Backend().Name() != BackendReference {
 		t.Errorf("SetBackend after Reset: %v", err)
+	}
+}
+
+// TestReferenceAttentionForward: with zero queries every visible key gets
+// the same weight, so the context is the mean of the visible values; the
+// causal mask and key padding decide which are visible.
+func TestReferenceAttentionForward(t *testing.T) {
+	g := NewGraph(1)
+	if err := g.SetBackend(BackendReference); err != nil {
+		t.Fatal(err)
+	}
+	q := g.Zeros(3, 2)
+	kv := g.Const([]float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 3, 4) // [K|V], V rows (3,4), (7,8), (11,12)
+	causal, _ := g.Attention(Cols{q, 0}, Cols{kv, 0}, Cols{kv, 2}, 1, 3, 3, AttnOptions{Heads: 1, Causal: true})
+	padded, probs := g.Attention(Cols{q, 0}, Cols{kv, 0}, Cols{kv, 2}, 1, 3, 3,
+		AttnOptions{Heads: 1, KeyPad: []bool{false, true, false}})
+	for i, want := range [][]float32{{3, 4}, {5, 6}, {7, 8}} {
+		if got := causal.Data[2*i : 2*i+2]; got[0] != want[0] || got[1] != want[1] {
+			t.Errorf("causal context row %d = %v, want %v", i, got, want)
+		}
+		if got := padded.Data[2*i : 2*i+2]; got[0] != 7 || got[1] != 8 {
+			t.Errorf("padded context row %d = %v, want [7 8]", i, got)
+		}
+		if p := probs.Data[3*i : 3*i+3]; p[0] != 0.5 || p[1] != 0 || p[2] != 0.5 {
+			t.Errorf("padded probabilities row %d = %v, want [0.5 0 0.5]", i, p)
+		}
 	}
 }

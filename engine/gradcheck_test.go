@@ -239,3 +239,28 @@ func TestGradLogMeanExp(t *testing.T) {
 	gradCheck(t, "LogMeanExp(two)", xs[:2], func(g *Graph) *Tensor { return g.LogMeanExp(xs[0], xs[1]) })
 	gradCheck(t, "LogMeanExp(one)", xs[:1], func(g *Graph) *Tensor { return g.LogMeanExp(xs[0]) })
 }
+
+// AddDropoutNorm's gradients through both outputs, the norm alone and the
+// residual alone (the norm's gradient absent), with and without dropout,
+// on rows of whole mask words (the fused kernel) and of odd width, with
+// and without gain and bias.
+func TestGradAddDropoutNorm(t *testing.T) {
+	r := NewRNG(34)
+	for _, cols := range []int{64, 19} {
+		x, f := param(r, "x", 5, cols), param(r, "f", 5, cols)
+		gain, bias := param(r, "gain", cols), param(r, "bias", cols)
+		for _, p := range []float32{0, 0.3} {
+			outs := map[string]func(y, n *Tensor, g *Graph) *Tensor{
+				"both":     func(y, n *Tensor, g *Graph) *Tensor { return g.Add(g.Mul(y, y), n) },
+				"norm":     func(_, n *Tensor, _ *Graph) *Tensor { return n },
+				"residual": func(y, _ *Tensor, _ *Graph) *Tensor { return y },
+			}
+			for name, out := range outs {
+				gradCheck(t, fmt.Sprintf("AddDropoutNorm %s cols=%d p=%g", name, cols, p), []*Tensor{x, f, gain, bias},
+					func(g *Graph) *Tensor { y, n := g.AddDropoutNorm(x, f, p, gain, bias); return out(y, n, g) })
+			}
+			gradCheck(t, fmt.Sprintf("AddDropoutNorm no affine cols=%d p=%g", cols, p), []*Tensor{x, f},
+				func(g *Graph) *Tensor { y, n := g.AddDropoutNorm(x, f, p, nil, nil); return g.Add(y, n) })
+		}
+	}
+}

@@ -48,9 +48,25 @@ func (g *Graph) AddDropoutNorm(x, f *Tensor, p float32, gain, bias *Tensor) (y, 
 	if norm.needGrad {
 		mean, rstd = g.arena.get(n), g.arena.get(n)
 	}
-	g.parallel(n, 2*d, func(_, lo, hi int) {
+	g.be.AddDropoutNorm(x.Data, f.Data, dataOf(gain), dataOf(bias), y.Data, norm.Data, mean, rstd, mask,
+		key, threshold, scale, n, d)
+	// y's own entry comes first on the tape, so it runs last: by then the
+	// norm's entry has used y's gradient, and the tape can recycle it.
+	g.push(y, func() {})
+	g.push(norm, func() {
+		g.addDropoutNormBackward(x, f, y, norm, gain, bias, mean, rstd, mask, scale)
+	})
+	return y, norm
+}
+
+// AddDropoutNorm on the CPU: each row is summed and normalised while it is
+// in cache, rows split over the graph's threads.
+func (c cpuBackend) AddDropoutNorm(x, f, gain, bias, y, norm, mean, rstd []float32, mask []uint32,
+	key uint64, threshold uint32, scale float32, n, d int) {
+	dropping := mask != nil
+	c.g.parallel(n, 2*d, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
-			xs, fs, ys := x.Data[r*d:(r+1)*d], f.Data[r*d:(r+1)*d], y.Data[r*d:(r+1)*d]
+			xs, fs, ys := x[r*d:(r+1)*d], f[r*d:(r+1)*d], y[r*d:(r+1)*d]
 			if dropping {
 				addDropoutRow(ys, xs, fs, mask[r*d/32:(r+1)*d/32], key, r*d, threshold, scale)
 			} else {
@@ -63,16 +79,9 @@ func (g *Graph) AddDropoutNorm(x, f *Tensor, p float32, gain, bias *Tensor) (y, 
 			if rstd != nil {
 				mean[r], rstd[r] = m, rs32
 			}
-			normAffineRow(norm.Data[r*d:(r+1)*d], ys, m, rs32, dataOf(gain), dataOf(bias))
+			normAffineRow(norm[r*d:(r+1)*d], ys, m, rs32, gain, bias)
 		}
 	})
-	// y's own entry comes first on the tape, so it runs last: by then the
-	// norm's entry has used y's gradient, and the tape can recycle it.
-	g.push(y, func() {})
-	g.push(norm, func() {
-		g.addDropoutNormBackward(x, f, y, norm, gain, bias, mean, rstd, mask, scale)
-	})
-	return y, norm
 }
 
 // addDropoutRow is AddDropout's forward pass over one row of whole mask
@@ -138,19 +147,41 @@ func accMaskedRow(dst, src []float32, mask []uint32, scale float32, vec bool) {
 }
 
 // addDropoutNormBackward runs the norm's backward into y's gradient (which
-// already holds the residual stream's share from y's other consumers) and,
-// row by row as each is complete, AddDropout's backward from it.
+// already holds the residual stream's share from y's other consumers) and
+// AddDropout's backward from it.
 func (g *Graph) addDropoutNormBackward(x, f, y, norm, gain, bias *Tensor, mean, rstd []float32, mask []uint32, scale float32) {
-	d, n := x.Cols(), x.Rows()
-	var dx, df []float32
+	var dx, df, dg, db, dy []float32
 	if x.needGrad {
 		dx = g.grad(x)
 	}
 	if f.needGrad {
 		df = g.grad(f)
 	}
+	if norm.Grad == nil { // only the residual stream has a gradient
+		dy = y.Grad
+	} else {
+		if gain != nil && gain.needGrad {
+			dg = g.grad(gain)
+		}
+		if bias != nil && bias.needGrad {
+			db = g.grad(bias)
+		}
+		if y.needGrad {
+			dy = g.grad(y)
+		}
+	}
+	g.be.AddDropoutNormBackward(y.Data, dataOf(gain), norm.Grad, mean, rstd, dy, mask, scale,
+		dx, df, dg, db, x.Rows(), x.Cols())
+}
+
+// AddDropoutNormBackward on the CPU: the norm's backward row by row and,
+// as each row of dy is complete and still in cache, AddDropout's backward
+// from it.
+func (c cpuBackend) AddDropoutNormBackward(y, gain, dnorm, mean, rstd, dy []float32, mask []uint32, scale float32,
+	dx, df, dg, db []float32, n, d int) {
+	g := c.g
 	through := func(r int) { // AddDropout's backward of row r
-		dys := y.Grad[r*d : (r+1)*d]
+		dys := dy[r*d : (r+1)*d]
 		if dx != nil {
 			axpy(dx[r*d:(r+1)*d], dys, 1) // 1·v is v: the sum dx + v
 		}
@@ -164,8 +195,8 @@ func (g *Graph) addDropoutNormBackward(x, f, y, norm, gain, bias *Tensor, mean, 
 		}
 		accMaskedRow(dfs, dys, mask[r*d/32:(r+1)*d/32], scale, haveAVX2FMA)
 	}
-	if norm.Grad == nil { // only the residual stream has a gradient
-		if y.Grad != nil {
+	if dnorm == nil { // only the residual stream has a gradient
+		if dy != nil {
 			g.parallel(n, 2*d, func(_, lo, hi int) {
 				for r := lo; r < hi; r++ {
 					through(r)
@@ -174,20 +205,9 @@ func (g *Graph) addDropoutNormBackward(x, f, y, norm, gain, bias *Tensor, mean, 
 		}
 		return
 	}
-	var dg, db []float32
-	if gain != nil && gain.needGrad {
-		dg = g.grad(gain)
-	}
-	if bias != nil && bias.needGrad {
-		db = g.grad(bias)
-	}
-	var dy []float32
 	after := through
-	if y.needGrad {
-		dy = g.grad(y)
-	}
 	if dy == nil || dx == nil && df == nil {
 		after = nil
 	}
-	g.layerNormBackwardRows(y.Data, dataOf(gain), norm.Grad, mean, rstd, dg, db, dy, y.Rows(), y.Cols(), after)
+	g.layerNormBackwardRows(y, gain, dnorm, mean, rstd, dg, db, dy, n, d, after)
 }

@@ -30,9 +30,11 @@ type AttnOptions struct {
 // projection) and the attention probabilities, B×H×Tq×Tk, after masking and
 // before dropout (the weights analyses plot).
 //
-// The masked softmax is fused with the score product; each (batch, head)
-// pair is an independent job of three small GEMMs, and jobs are spread over
-// goroutines. Jobs write disjoint blocks, so backward needs no locks.
+// The numbers come from the backend (AttentionForward, AttentionBackward).
+// On the CPU the masked softmax is fused with the score product; each
+// (batch, head) pair is an independent job of three small GEMMs, and jobs
+// are spread over goroutines. Jobs write disjoint blocks, so backward needs
+// no locks.
 func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, probs *Tensor) {
 	h := o.Heads
 	if h <= 0 {
@@ -40,23 +42,53 @@ func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, prob
 	}
 	d := g.attnWidth(q, k, v, b, tq, tk, o)
 	dh := d / h
-	ldq, ldk, ldv := q.T.Cols(), k.T.Cols(), v.T.Cols()
-	scale := float32(1 / math.Sqrt(float64(dh)))
+	a := AttnArgs{B: b, Tq: tq, Tk: tk, Heads: h, Dh: dh,
+		Ldq: q.T.Cols(), Ldk: k.T.Cols(), Ldv: v.T.Cols(),
+		Scale: float32(1 / math.Sqrt(float64(dh))), KeyPad: o.KeyPad, Causal: o.Causal}
 	ctx = g.newTensor([]*Tensor{q.T, k.T, v.T}, b*tq, d)
 	probs = g.newTensor(nil, b, h, tq, tk)
 	var dropped []float32 // probabilities after dropout, when on
-	key := uint64(0)
 	pDrop := o.Dropout
 	if !g.DropoutOn {
 		pDrop = 0
 	}
 	if pDrop > 0 {
-		key = g.nextDropKey(b*h*tq*tk, true)
-		dropped = g.arena.get(b * h * tq * tk)
+		a.DropKey = g.nextDropKey(b*h*tq*tk, true)
+		dropped = g.be.Alloc(b * h * tq * tk)
 	}
-	thr := uint32(float64(pDrop) * (1 << 32))
-	dscale := 1 / (1 - pDrop)
-	ib := o.bands(tq, tk)
+	a.DropThreshold = uint32(float64(pDrop) * (1 << 32))
+	a.DropScale = 1 / (1 - pDrop)
+	qd, kd, vd := q.T.Data[q.Col:], k.T.Data[k.Col:], v.T.Data[v.Col:]
+	g.be.AttentionForward(a, qd, kd, vd, ctx.Data, probs.Data, dropped)
+	g.push(ctx, func() {
+		if ctx.Grad == nil {
+			return
+		}
+		// When q, k and v are views of one tensor, their gradients share
+		// one buffer, at the views' columns.
+		var dq, dk, dv []float32
+		if q.T.needGrad {
+			dq = g.grad(q.T)[q.Col:]
+		}
+		if k.T.needGrad {
+			dk = g.grad(k.T)[k.Col:]
+		}
+		if v.T.needGrad {
+			dv = g.grad(v.T)[v.Col:]
+		}
+		g.be.AttentionBackward(a, qd, kd, vd, probs.Data, dropped, ctx.Grad, dq, dk, dv)
+	})
+	return ctx, probs
+}
+
+// AttentionForward on the CPU: each (batch, head) pair is a job of three
+// small products around the fused masked softmax; jobs are spread over
+// the graph's threads and write disjoint blocks.
+func (c cpuBackend) AttentionForward(a AttnArgs, q, k, v, ctx, probs, dropped []float32) {
+	g := c.g
+	b, tq, tk, h, dh := a.B, a.Tq, a.Tk, a.Heads, a.Dh
+	ldq, ldk, ldv, d := a.Ldq, a.Ldk, a.Ldv, h*dh
+	ib := AttnOptions{Causal: a.Causal}.bands(tq, tk)
 	ls := scoreStride(tk)
 	per := dh*ls + tq*ls // the packed Kᵀ and the scores of one job
 	packed := g.arena.get(g.chunks(b*h, tq*tk*dh) * per)
@@ -65,34 +97,27 @@ func (g *Graph) Attention(q, k, v Cols, b, tq, tk int, o AttnOptions) (ctx, prob
 		sc := packed[chunk*per+dh*ls : (chunk+1)*per]
 		for job := lo; job < hi; job++ {
 			bi, head := job/h, job%h
-			qo, ko, vo := bi*tq*ldq+q.Col+head*dh, bi*tk*ldk+k.Col+head*dh, bi*tk*ldv+v.Col+head*dh
-			p := probs.Data[job*tq*tk : (job+1)*tq*tk]
-			transpose(kt, ls, k.T.Data[ko:], tk, dh, ldk) // S = scale·Q·Kᵀ
-			attnGemmPadded(tq, tk, ls, dh, scale, q.T.Data[qo:], ldq, 1, kt, ls, sc, ls, false, ib.cols)
-			maskedSoftmaxFrom(sc, ls, p, tq, tk, o.KeyPad, bi, o.Causal)
+			qo, ko, vo := bi*tq*ldq+head*dh, bi*tk*ldk+head*dh, bi*tk*ldv+head*dh
+			p := probs[job*tq*tk : (job+1)*tq*tk]
+			transpose(kt, ls, k[ko:], tk, dh, ldk) // S = scale·Q·Kᵀ
+			attnGemmPadded(tq, tk, ls, dh, a.Scale, q[qo:], ldq, 1, kt, ls, sc, ls, false, ib.cols)
+			maskedSoftmaxFrom(sc, ls, p, tq, tk, a.KeyPad, bi, a.Causal)
 			use := p
-			if pDrop > 0 {
+			if dropped != nil {
 				use = dropped[job*tq*tk : (job+1)*tq*tk]
 				for i := range use {
-					if keep(key, job*tq*tk+i, thr) {
-						use[i] = p[i] * dscale
+					if keep(a.DropKey, job*tq*tk+i, a.DropThreshold) {
+						use[i] = p[i] * a.DropScale
 					} else {
 						use[i] = 0
 					}
 				}
 			}
 			// C = P·V
-			attnGemm(tq, dh, tk, 1, use, tk, 1, v.T.Data[vo:], ldv, ctx.Data[bi*tq*d+head*dh:], d, false, ib.inner)
+			attnGemm(tq, dh, tk, 1, use, tk, 1, v[vo:], ldv, ctx[bi*tq*d+head*dh:], d, false, ib.inner)
 		}
 	})
 	g.arena.recycle(packed)
-	g.push(ctx, func() {
-		if ctx.Grad == nil {
-			return
-		}
-		g.attentionBackward(q, k, v, b, tq, tk, o, ctx, probs, dropped, key, thr, dscale, scale)
-	})
-	return ctx, probs
 }
 
 func (g *Graph) attnWidth(q, k, v Cols, b, tq, tk int, o AttnOptions) int {
@@ -173,25 +198,15 @@ func maskedSoftmaxFrom(s []float32, ls int, p []float32, tq, tk int, keyPad []bo
 	}
 }
 
-func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ctx, probs *Tensor,
-	dropped []float32, key uint64, thr uint32, dscale, scale float32) {
-	h, d := o.Heads, ctx.Cols()
-	dh := d / h
-	ldq, ldk, ldv := q.T.Cols(), k.T.Cols(), v.T.Cols()
-	var dq, dk, dv []float32
-	if q.T.needGrad {
-		dq = g.grad(q.T)
-	}
-	if k.T.needGrad {
-		dk = g.grad(k.T)
-	}
-	if v.T.needGrad {
-		dv = g.grad(v.T)
-	}
-	// When q, k and v are views of one tensor, their gradients share one
-	// buffer, but each job writes only its own batch rows and head columns
-	// of each view, so jobs still never overlap.
-	ib := o.bands(tq, tk)
+// AttentionBackward on the CPU, job by job as the forward pass. When q, k
+// and v are views of one tensor, each job still writes only its own batch
+// rows and head columns of each view, so jobs never overlap.
+func (c cpuBackend) AttentionBackward(a AttnArgs, q, k, v, probs, dropped, dctx, dq, dk, dv []float32) {
+	g := c.g
+	b, tq, tk, h, dh := a.B, a.Tq, a.Tk, a.Heads, a.Dh
+	ldq, ldk, ldv, d := a.Ldq, a.Ldk, a.Ldv, h*dh
+	scale := a.Scale
+	ib := AttnOptions{Causal: a.Causal}.bands(tq, tk)
 	ls := scoreStride(tk)
 	per := tq*ls + dh*ls // dP and the packed Vᵀ of one job
 	scratch := g.arena.get(g.chunks(b*h, tq*tk*dh) * per)
@@ -200,26 +215,26 @@ func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ct
 		vt := scratch[chunk*per+tq*ls : (chunk+1)*per]
 		for job := lo; job < hi; job++ {
 			bi, head := job/h, job%h
-			qo, ko, vo := bi*tq*ldq+q.Col+head*dh, bi*tk*ldk+k.Col+head*dh, bi*tk*ldv+v.Col+head*dh
+			qo, ko, vo := bi*tq*ldq+head*dh, bi*tk*ldk+head*dh, bi*tk*ldv+head*dh
 			co := bi*tq*d + head*dh
-			p := probs.Data[job*tq*tk : (job+1)*tq*tk]
+			p := probs[job*tq*tk : (job+1)*tq*tk]
 			used := p
 			if dropped != nil {
 				used = dropped[job*tq*tk : (job+1)*tq*tk]
 			}
 			if dv != nil { // dV += P̃ᵀ·dC
-				attnGemm(tk, dh, tq, 1, used, 1, tk, ctx.Grad[co:], d, dv[vo:], ldv, true, ib.innerFrom)
+				attnGemm(tk, dh, tq, 1, used, 1, tk, dctx[co:], d, dv[vo:], ldv, true, ib.innerFrom)
 			}
 			// dP̃ = dC·Vᵀ, then back through dropout and the softmax:
 			// dS = P ⊙ (dP - rowsum(dP ⊙ P))
-			transpose(vt, ls, v.T.Data[vo:], tk, dh, ldv)
-			attnGemmPadded(tq, tk, ls, dh, 1, ctx.Grad[co:], d, 1, vt, ls, dp, ls, false, ib.cols)
+			transpose(vt, ls, v[vo:], tk, dh, ldv)
+			attnGemmPadded(tq, tk, ls, dh, 1, dctx[co:], d, 1, vt, ls, dp, ls, false, ib.cols)
 			if dropped != nil {
 				for i := 0; i < tq; i++ {
 					row := dp[i*ls : i*ls+tk]
 					for j := range row {
-						if keep(key, job*tq*tk+i*tk+j, thr) {
-							row[j] *= dscale
+						if keep(a.DropKey, job*tq*tk+i*tk+j, a.DropThreshold) {
+							row[j] *= a.DropScale
 						} else {
 							row[j] = 0
 						}
@@ -228,10 +243,10 @@ func (g *Graph) attentionBackward(q, k, v Cols, b, tq, tk int, o AttnOptions, ct
 			}
 			softmaxBackwardRows(dp, ls, p, tq, tk, ib.cols)
 			if dq != nil { // dQ += scale·dS·K
-				attnGemm(tq, dh, tk, scale, dp, ls, 1, k.T.Data[ko:], ldk, dq[qo:], ldq, true, ib.inner)
+				attnGemm(tq, dh, tk, scale, dp, ls, 1, k[ko:], ldk, dq[qo:], ldq, true, ib.inner)
 			}
 			if dk != nil { // dK += scale·dSᵀ·Q
-				attnGemm(tk, dh, tq, scale, dp, 1, ls, q.T.Data[qo:], ldq, dk[ko:], ldk, true, ib.innerFrom)
+				attnGemm(tk, dh, tq, scale, dp, 1, ls, q[qo:], ldq, dk[ko:], ldk, true, ib.innerFrom)
 			}
 		}
 	})

@@ -65,22 +65,27 @@ func (g *Graph) OutputLinear(x, w *Tensor) *Tensor {
 	}
 	mark := g.Mark()
 	sub := g.Linear(x, g.outRows.of(w, g.productInt8(w)), nil)
-	n, v, k := x.Rows(), w.Dim(0), len(g.outRows.rows)
+	n, v := x.Rows(), w.Dim(0)
 	y := g.newTensor(nil, n, v)
+	g.be.OutputRows(sub.Data, g.outRows.rows, y.Data, n, v)
+	// the subset's outputs are in y now
+	g.ReleaseSince(mark, y)
+	return y
+}
+
+// OutputRows on the CPU: rows split over the graph's threads.
+func (c cpuBackend) OutputRows(sub []float32, rows []int32, y []float32, n, v int) {
+	k := len(rows)
 	inf := float32(math.Inf(-1))
-	rows := g.outRows.rows
-	g.parallel(n, v, func(_, lo, hi int) {
+	c.g.parallel(n, v, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
-			yr := y.Data[r*v : (r+1)*v]
+			yr := y[r*v : (r+1)*v]
 			for j := range yr {
 				yr[j] = inf
 			}
-			for i, c := range sub.Data[r*k : (r+1)*k] {
+			for i, c := range sub[r*k : (r+1)*k] {
 				yr[rows[i]] = c
 			}
 		}
 	})
-	// the subset's outputs are in y now
-	g.ReleaseSince(mark, y)
-	return y
 }

@@ -57,6 +57,7 @@ func Run(t *testing.T, backend string, threads int) {
 		t.Run(c.Name, func(t *testing.T) { check(t, backend, threads, c) })
 	}
 	t.Run("Adam", func(t *testing.T) { checkAdam(t, backend) })
+	t.Run("OutputLinear/shortlist", func(t *testing.T) { checkOutputRows(t, backend, threads) })
 }
 
 // result is one backend's output and the gradients of every input.

@@ -120,6 +120,10 @@ func Cases() []Case {
 			Case{fmt.Sprintf("Linear/nobias/%dx%dx%d", l.n, l.in, l.out), TolProduct, inputs(sh(l.n, l.in), sh(l.out, l.in)),
 				func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor { return g.Linear(in[0], in[1], nil) }})
 	}
+	cs = append(cs, Case{"OutputLinear", TolProduct, inputs(sh(13, 37), sh(101, 37)),
+		func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor { return g.OutputLinear(in[0], in[1]) }})
+	cs = append(cs, attentionCases()...)
+	cs = append(cs, addNormCases()...)
 	for _, ta := range []bool{false, true} {
 		for _, tb := range []bool{false, true} {
 			m, k, n := 33, 45, 29
