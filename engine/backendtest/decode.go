@@ -147,25 +147,25 @@ func stepCase(s attnShape, half, paged, pad bool) DecodeCase {
 
 // blockCase is BlockAttention over four blocks of tk keys: runs of rows on
 // one block of 5, 2, 1 and 10 rows (longer than the gathered kernels'
-// runs), block 1 partly padded and block 2 wholly.
+// runs) and 1, block 1 partly padded and block 2 wholly.
 func blockCase(s attnShape) DecodeCase {
+	var block []int32
+	for b, run := range []int{5, 2, 1, 10, 1} {
+		for range run {
+			block = append(block, int32([]int{0, 2, 1, 3, 0}[b]))
+		}
+	}
+	s.n = len(block)
 	return DecodeCase{"BlockAttention/" + s.String(), TolRow, func(g *engine.Graph) []Output {
 		const blocks = 4
 		d := s.heads * s.dh
 		ld, kcol, vcol := cacheLayout(d)
-		var block []int32
-		for b, run := range []int{5, 2, 1, 10, 1} {
-			for range run {
-				block = append(block, int32([]int{0, 2, 1, 3, 0}[b]))
-			}
-		}
 		pad := make([]bool, blocks*s.tk)
 		for j := 0; j < s.tk; j++ {
 			pad[s.tk+j] = j%3 == 2
 			pad[2*s.tk+j] = true
 		}
 		kv := engine.KVBlocks{Data: randSlice(23, blocks*s.tk*ld), LD: ld, KCol: kcol, VCol: vcol, TK: s.tk, Block: block, Pad: pad}
-		s.n = len(block)
 		ctx, probs := g.BlockAttention(s.query(), s.n, s.heads, kv)
 		return []Output{{"context", ctx.Data}, {"probabilities", probs.Data}}
 	}}
@@ -198,7 +198,7 @@ func DecodeCases() []DecodeCase {
 				cs = append(cs, stepCase(s, half, paged, !paged))
 			}
 		}
-		cs = append(cs, stepCase(s, false, true, true), blockCase(attnShape{0, s.tk, s.heads, s.dh}))
+		cs = append(cs, stepCase(s, false, true, true), blockCase(attnShape{tk: s.tk, heads: s.heads, dh: s.dh}))
 	}
 	exact := Tol{} // copies and a rounding every backend must do exactly
 	cs = append(cs,
