@@ -135,6 +135,28 @@ type Backend interface {
 
 	// Adam applies one optimizer step (AdamUpdate's semantics).
 	Adam(u AdamStep, w, grad, m, v []float32, l2 float32)
+
+	// Decoding: inference only, no backward, reading and writing caches
+	// that live outside the graph. The graph has checked shapes, indices
+	// and pages before it calls these.
+	//
+	// StepAttention is multi-head attention of one query per row over tk
+	// keys per row found through kv (Graph.StepAttention): query i is
+	// q[i·ldq:][:heads·dh]; ctx gets the n×(heads·dh) contexts, probs the
+	// n×heads×tk probabilities, scores scaled by 1/√dh, padded keys
+	// weighing exactly 0 (a row with every key padded gets zeros).
+	StepAttention(q []float32, ldq, n, tk, heads, dh int, kv KVRows, ctx, probs []float32)
+	// BlockAttention is StepAttention with query i reading every key of
+	// block kv.Block[i] (Graph.BlockAttention).
+	BlockAttention(q []float32, ldq, n, heads, dh int, kv KVBlocks, ctx, probs []float32)
+	// StoreRows copies n rows of width floats, lds apart in src, into rows
+	// first.. of dst, ld apart; StoreRowsHalf rounds them to binary16
+	// (HalfFromFloat32's rounding) on the way.
+	StoreRows(dst []float32, ld, first int, src []float32, lds, n, width int)
+	StoreRowsHalf(dst []uint16, ld, first int, src []float32, lds, n, width int)
+	// LogSoftmaxInPlace is LogSoftmax(x, x, n, v): a step's logits
+	// overwritten by their log-probabilities.
+	LogSoftmaxInPlace(x []float32, n, v int)
 }
 
 // AttnArgs describe one multi-head attention op to a backend: B batch

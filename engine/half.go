@@ -28,7 +28,13 @@ func Float32FromHalf(h uint16) float32 { return kernels.Float32FromHalf(h) }
 // StoreRowsHalf is StoreRows into a cache of halves.
 func (g *Graph) StoreRowsHalf(dst []uint16, ld, first int, src Cols, width int) {
 	n, c := storeRowsShape("StoreRowsHalf", len(dst), ld, first, src, width)
+	g.be.StoreRowsHalf(dst, ld, first, src.T.Data[src.Col:], c, n, width)
+}
+
+// StoreRowsHalf on the CPU: each row narrowed by halves (F16C where the
+// CPU has it).
+func (c cpuBackend) StoreRowsHalf(dst []uint16, ld, first int, src []float32, lds, n, width int) {
 	for i := 0; i < n; i++ {
-		halves(dst[(first+i)*ld:(first+i)*ld+width], src.T.Data[i*c+src.Col:i*c+src.Col+width])
+		halves(dst[(first+i)*ld:(first+i)*ld+width], src[i*lds:i*lds+width])
 	}
 }

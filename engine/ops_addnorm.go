@@ -88,8 +88,8 @@ func (c cpuBackend) AddDropoutNorm(x, f, gain, bias, y, norm, mean, rstd []float
 // words starting at element base: the mask words, then the same
 // expression per element as AddDropout's.
 func addDropoutRow(ys, xs, fs []float32, mask []uint32, key uint64, base int, threshold uint32, scale float32) {
-	dropMaskRow(mask, key, base, threshold, haveAVX2FMA)
-	addMaskedRow(ys, xs, fs, mask, scale, haveAVX2FMA)
+	kernels.DropMask(mask, key, base, threshold)
+	kernels.AddMasked(ys, xs, fs, mask, scale)
 }
 
 // dropMaskRow sets bit j of mask[w] to keep(key, base+32w+j, threshold),
@@ -193,7 +193,7 @@ func (c cpuBackend) AddDropoutNormBackward(y, gain, dnorm, mean, rstd, dy []floa
 			axpy(dfs, dys, 1)
 			return
 		}
-		accMaskedRow(dfs, dys, mask[r*d/32:(r+1)*d/32], scale, haveAVX2FMA)
+		kernels.AccMasked(dfs, dys, mask[r*d/32:(r+1)*d/32], scale)
 	}
 	if dnorm == nil { // only the residual stream has a gradient
 		if dy != nil {

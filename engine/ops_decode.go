@@ -49,26 +49,30 @@ type kvSpan struct {
 	lo, hi int
 }
 
-// spans splits tk key positions into the buffers holding them, checking
-// that every index names a row of its buffer.
-func (kv KVRows) spans(n, tk int) []kvSpan {
-	var out []kvSpan
+// spans splits tk key positions into the buffers holding them.
+func (kv KVRows) spans(tk int) []kvSpan {
 	if kv.Pages == nil {
-		out = []kvSpan{{kv.Data, kv.Half, 0, tk}}
-	} else {
-		lo := 0
-		for _, pg := range kv.Pages {
-			if lo >= tk {
-				break
-			}
-			out = append(out, kvSpan{pg.Data, pg.Half, lo, min(lo+pg.Keys, tk)})
-			lo += pg.Keys
-		}
-		if lo < tk {
-			panic(fmt.Sprintf("engine.StepAttention: pages hold %d key positions of %d", lo, tk))
-		}
+		return []kvSpan{{kv.Data, kv.Half, 0, tk}}
 	}
-	for _, sp := range out {
+	var out []kvSpan
+	lo := 0
+	for _, pg := range kv.Pages {
+		if lo >= tk {
+			break
+		}
+		out = append(out, kvSpan{pg.Data, pg.Half, lo, min(lo+pg.Keys, tk)})
+		lo += pg.Keys
+	}
+	if lo < tk {
+		panic(fmt.Sprintf("engine.StepAttention: pages hold %d key positions of %d", lo, tk))
+	}
+	return out
+}
+
+// check panics unless the buffers hold tk key positions and every index
+// names a row of its buffer: the graph checks before any backend reads.
+func (kv KVRows) check(n, tk int) {
+	for _, sp := range kv.spans(tk) {
 		rows := len(sp.data) / kv.LD
 		if sp.half != nil {
 			rows = len(sp.half) / kv.LD
@@ -81,7 +85,6 @@ func (kv KVRows) spans(n, tk int) []kvSpan {
 			}
 		}
 	}
-	return out
 }
 
 // StepAttention is multi-head attention of one query per row (an
@@ -105,19 +108,27 @@ func (g *Graph) StepAttention(q Cols, n, tk, heads int, kv KVRows) (ctx, probs *
 	case kv.Pad != nil && len(kv.Pad) != n*tk:
 		panic(fmt.Sprintf("engine.StepAttention: key padding mask of %d for n=%d tk=%d", len(kv.Pad), n, tk))
 	}
-	spans := kv.spans(n, tk)
-	dh := d / heads
-	scale := float32(1 / math.Sqrt(float64(dh)))
-	ldq := q.T.Cols()
+	kv.check(n, tk)
 	ctx = g.newTensor(nil, n, d)
 	probs = g.newTensor(nil, n, heads, tk)
-	g.parallel(n*heads, 2*tk*dh, func(_, lo, hi int) {
+	g.be.StepAttention(q.T.Data[q.Col:], q.T.Cols(), n, tk, heads, d/heads, kv, ctx.Data, probs.Data)
+	return ctx, probs
+}
+
+// StepAttention on the CPU: per (query, head) job, gathered dot products
+// over the cache rows (assembly for head widths the kernels take), the
+// masked softmax, and gathered axpys, page by page in key order.
+func (c cpuBackend) StepAttention(q []float32, ldq, n, tk, heads, dh int, kv KVRows, ctx, probs []float32) {
+	spans := kv.spans(tk)
+	d := heads * dh
+	scale := float32(1 / math.Sqrt(float64(dh)))
+	c.g.parallel(n*heads, 2*tk*dh, func(_, lo, hi int) {
 		for job := lo; job < hi; job++ {
 			i, h := job/heads, job%heads
-			qi := q.T.Data[i*ldq+q.Col+h*dh : i*ldq+q.Col+(h+1)*dh]
+			qi := q[i*ldq+h*dh : i*ldq+(h+1)*dh]
 			idx := kv.Index[i*tk : (i+1)*tk]
-			p := probs.Data[job*tk : (job+1)*tk]
-			out := ctx.Data[i*d+h*dh : i*d+(h+1)*dh]
+			p := probs[job*tk : (job+1)*tk]
+			out := ctx[i*d+h*dh : i*d+(h+1)*dh]
 			for _, sp := range spans {
 				if sp.half != nil {
 					gatherScoresHalf(p[sp.lo:sp.hi], qi, sp.half, kv.KCol+h*dh, kv.LD, idx[sp.lo:sp.hi], scale)
@@ -142,7 +153,6 @@ func (g *Graph) StepAttention(q Cols, n, tk, heads int, kv KVRows) (ctx, probs *
 			}
 		}
 	})
-	return ctx, probs
 }
 
 // stepWidth is the width D of a decoding attention: the narrowest of the
@@ -198,35 +208,44 @@ func (g *Graph) BlockAttention(q Cols, n, heads int, kv KVBlocks) (ctx, probs *T
 			panic(fmt.Sprintf("engine.BlockAttention: block %d outside %d blocks", b, blocks))
 		}
 	}
-	runs := blockRuns(kv.Block)
-	dh := d / heads
-	scale := float32(1 / math.Sqrt(float64(dh)))
-	ldq, ldp := q.T.Cols(), heads*tk
 	ctx = g.newTensor(nil, n, d)
 	probs = g.newTensor(nil, n, heads, tk)
+	g.be.BlockAttention(q.T.Data[q.Col:], q.T.Cols(), n, heads, d/heads, kv, ctx.Data, probs.Data)
+	return ctx, probs
+}
+
+// BlockAttention on the CPU: a (run, head) job is the gathered kernels of
+// blockRunSmall for short runs where the head width is vectorised, else two
+// matrix products through the BLAS backend around the masked softmax.
+func (c cpuBackend) BlockAttention(q []float32, ldq, n, heads, dh int, kv KVBlocks, ctx, probs []float32) {
+	tk := kv.TK
+	blocks := len(kv.Data) / max(kv.LD*tk, 1)
+	runs := blockRuns(kv.Block)
+	d := heads * dh
+	scale := float32(1 / math.Sqrt(float64(dh)))
+	ldp := heads * tk
 	var keyRows []int32
 	if kernels.GatherRowsVectorized(dh) {
 		keyRows = blockKeyRows(blocks, tk)
 	}
-	g.parallel(len(runs)*heads, 5*2*tk*dh, func(_, lo, hi int) {
+	c.g.parallel(len(runs)*heads, 5*2*tk*dh, func(_, lo, hi int) {
 		for job := lo; job < hi; job++ {
 			r, h := runs[job/heads], job%heads
 			m, b := r.end-r.start, int(kv.Block[r.start])
-			p := probs.Data[r.start*ldp+h*tk:]
+			p := probs[r.start*ldp+h*tk:]
 			if keyRows != nil && m <= smallRunRows {
-				blockRunSmall(q, ldq, r.start, m, h, dh, d, scale, kv, b, keyRows[b*tk:(b+1)*tk], p, ldp, ctx.Data)
+				blockRunSmall(q, ldq, r.start, m, h, dh, d, scale, kv, b, keyRows[b*tk:(b+1)*tk], p, ldp, ctx)
 				continue
 			}
 			keys := kv.Data[b*tk*kv.LD+h*dh:]
-			gemm1(false, true, m, tk, dh, scale, q.T.Data[r.start*ldq+q.Col+h*dh:], ldq,
+			gemm1(false, true, m, tk, dh, scale, q[r.start*ldq+h*dh:], ldq,
 				keys[kv.KCol:], kv.LD, 0, p, ldp)
 			for i := 0; i < m; i++ {
 				maskedSoftmax(p[i*ldp:i*ldp+tk], 1, tk, kv.Pad, b, false)
 			}
-			gemm1(false, false, m, dh, tk, 1, p, ldp, keys[kv.VCol:], kv.LD, 0, ctx.Data[r.start*d+h*dh:], d)
+			gemm1(false, false, m, dh, tk, 1, p, ldp, keys[kv.VCol:], kv.LD, 0, ctx[r.start*d+h*dh:], d)
 		}
 	})
-	return ctx, probs
 }
 
 // rowRun is the rows [start, end) reading one block.
@@ -252,8 +271,13 @@ func blockRuns(block []int32) []rowRun {
 // lives outside the graph. Inference only, like StepAttention.
 func (g *Graph) StoreRows(dst []float32, ld, first int, src Cols, width int) {
 	n, c := storeRowsShape("StoreRows", len(dst), ld, first, src, width)
+	g.be.StoreRows(dst, ld, first, src.T.Data[src.Col:], c, n, width)
+}
+
+// StoreRows on the CPU: a copy per row.
+func (c cpuBackend) StoreRows(dst []float32, ld, first int, src []float32, lds, n, width int) {
 	for i := 0; i < n; i++ {
-		copy(dst[(first+i)*ld:(first+i)*ld+width], src.T.Data[i*c+src.Col:i*c+src.Col+width])
+		copy(dst[(first+i)*ld:(first+i)*ld+width], src[i*lds:i*lds+width])
 	}
 }
 

@@ -12,18 +12,21 @@ func (g *Graph) LogSoftmaxInPlace(x *Tensor) *Tensor {
 	if g.record {
 		panic("engine: LogSoftmaxInPlace on a recording graph")
 	}
-	n, v := x.Rows(), x.Cols()
-	g.parallel(n, v, func(_, lo, hi int) {
+	g.be.LogSoftmaxInPlace(x.Data, x.Rows(), x.Cols())
+	return x
+}
+
+// LogSoftmaxInPlace on the CPU: LogSoftmax's row loop (ops_loss.go),
+// writing where it reads: every element is read for the maximum and the
+// sum before the first is written.
+func (c cpuBackend) LogSoftmaxInPlace(x []float32, n, v int) {
+	c.g.parallel(n, v, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
-			// LogSoftmax's row loop (ops_loss.go), writing where it reads:
-			// every element is read for the maximum and the sum before
-			// the first is written
-			xs := x.Data[r*v : (r+1)*v]
+			xs := x[r*v : (r+1)*v]
 			mx := rowMax(xs)
 			sum, _ := expSums(xs, mx, nil)
 			lse := mx + float32(math.Log(sum))
 			subScalar(xs, lse)
 		}
 	})
-	return x
 }

@@ -4,12 +4,12 @@ package engine
 // (a sentence's beams): per-row dot products and axpys over the block's
 // keys with the AVX2 gather kernels, instead of two BLAS calls whose fixed
 // cost (a cgo call, OpenBLAS's packing) outweighs a 5×tk×64 product.
-func blockRunSmall(q Cols, ldq, start, m, h, dh, d int, scale float32, kv KVBlocks, b int, idx []int32,
+func blockRunSmall(q []float32, ldq, start, m, h, dh, d int, scale float32, kv KVBlocks, b int, idx []int32,
 	p []float32, ldp int, ctx []float32) {
 	tk := kv.TK
 	for i := 0; i < m; i++ {
 		row := start + i
-		qi := q.T.Data[row*ldq+q.Col+h*dh : row*ldq+q.Col+(h+1)*dh]
+		qi := q[row*ldq+h*dh : row*ldq+(h+1)*dh]
 		pi := p[i*ldp : i*ldp+tk]
 		gatherScores(pi, qi, kv.Data, kv.KCol+h*dh, kv.LD, idx, scale)
 		maskedSoftmax(pi, 1, tk, kv.Pad, b, false)

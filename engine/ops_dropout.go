@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"unsafe"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
 // Dropout zeroes each element with probability p and scales the rest by
@@ -121,14 +123,9 @@ func (g *Graph) nextDropKey(n int, perSentence bool) uint64 {
 	return key
 }
 
-func keep(key uint64, i int, threshold uint32) bool {
-	return uint32(splitmix(key+uint64(i))>>32) >= threshold
-}
+// keep is the dropout generator (kernels.Keep: SplitMix64 of key+i
+// against threshold).
+func keep(key uint64, i int, threshold uint32) bool { return kernels.Keep(key, i, threshold) }
 
 // splitmix is the SplitMix64 finaliser: a cheap, well-mixed 64-bit hash.
-func splitmix(z uint64) uint64 {
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
+func splitmix(z uint64) uint64 { return kernels.SplitMix(z) }

@@ -111,52 +111,11 @@ func smoothedRow(z []float32, t int, eps, epsI float64, dr []float32) (loss, nll
 }
 
 // expSums returns Σ_j e^(z_j - mx) and Σ_j z_j, storing the exponentials
-// in dr when it is non-nil. Eight float64 partial sums per quantity (lane
-// j mod 8) are added in a fixed order; on amd64 with AVX2 and FMA the
-// lanes are computed 8 at a time (expsum_amd64.s), an eighth of the time
-// of the scalar loop (BenchmarkExpSums), and with AVX-512 16 at a time into
-// the same eight lanes, so every CPU gets the same bits.
+// in dr when it is non-nil, in eight float64 lanes added in a fixed order
+// (kernels.ExpSums: vectorised where the CPU allows, an eighth of the
+// scalar loop's time).
 func expSums(z []float32, mx float32, dr []float32) (sum, sumZ float64) {
-	var acc [16]float64
-	if dr != nil {
-		dr = dr[:len(z)]
-	}
-	n := 0
-	if haveAVX512F32 && expSums512 && len(z) >= 16 {
-		n = len(z) &^ 15
-		kernels.ExpSumsAVX512(dstAt(dr, 0), &z[0], n, mx, &acc)
-	}
-	if haveAVX2FMA && len(z)-n >= 8 {
-		m := (len(z) - n) &^ 7
-		kernels.ExpSumsAVX2(dstAt(dr, n), &z[n], m, mx, &acc)
-		n += m
-	}
-	for j := n; j < len(z); j++ {
-		e := expNeg(z[j] - mx)
-		if dr != nil {
-			dr[j] = e
-		}
-		acc[j&7] += float64(e)
-		acc[8+(j&7)] += float64(z[j])
-	}
-	return sumLanes(acc[:8]), sumLanes(acc[8:])
-}
-
-// expSums512: expSums uses its AVX-512 kernel where the CPU has one (tests
-// turn it off to compare it with the AVX2 kernel).
-var expSums512 = true
-
-// dstAt is &dr[i], or nil when dr is.
-func dstAt(dr []float32, i int) *float32 {
-	if dr == nil {
-		return nil
-	}
-	return &dr[i]
-}
-
-// sumLanes adds eight partial sums pairwise.
-func sumLanes(a []float64) float64 {
-	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
+	return kernels.ExpSums(z, mx, dr)
 }
 
 // LogSoftmax returns row-wise log-probabilities (used by decoding; it records

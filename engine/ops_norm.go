@@ -68,15 +68,7 @@ func normAffineRow(ys, xs []float32, m, rs float32, gain, bias []float32) {
 	xs = xs[:len(ys)]
 	switch {
 	case gain != nil && bias != nil:
-		gs, bs := gain[:len(ys)], bias[:len(ys)]
-		j := 0
-		if normAsm && len(ys) >= 8 {
-			j = len(ys) &^ 7
-			kernels.NormAffineAVX2(&ys[0], &xs[0], &gs[0], &bs[0], j, m, rs)
-		}
-		for ; j < len(ys); j++ {
-			ys[j] = (xs[j]-m)*rs*gs[j] + bs[j]
-		}
+		kernels.NormAffine(ys, xs, gain, bias, m, rs)
 	default:
 		normRow(ys, xs, m, rs)
 		affine(ys, gain, bias)
@@ -104,10 +96,6 @@ func affine(ys []float32, gain, bias []float32) {
 	}
 }
 
-// normAsm: LayerNorm's row arithmetic runs in AVX2 (norm_amd64.s), bit for
-// bit the Go loops' (tests turn it off to compare).
-var normAsm = haveAVX2FMA
-
 // rowStats returns a row's mean and 1/sqrt(variance + eps) in float64,
 // with four partial sums per pass: a single accumulator made the sums
 // latency-bound. The sums are the arithmetic of LayerNorm's forward pass,
@@ -116,32 +104,13 @@ var normAsm = haveAVX2FMA
 func rowStats(xs []float32) (mean, rstd float64) {
 	var s [4]float64
 	n := len(xs) &^ 3
-	if normAsm && n > 0 {
-		kernels.Sum4AVX2(&xs[0], n, &s)
-	} else {
-		for j := 0; j < n; j += 4 {
-			s[0] += float64(xs[j])
-			s[1] += float64(xs[j+1])
-			s[2] += float64(xs[j+2])
-			s[3] += float64(xs[j+3])
-		}
-	}
+	kernels.Sum4(xs[:n], &s)
 	for j := n; j < len(xs); j++ {
 		s[0] += float64(xs[j])
 	}
 	mean = ((s[0] + s[1]) + (s[2] + s[3])) / float64(len(xs))
 	s = [4]float64{}
-	if normAsm && n > 0 {
-		kernels.Sqdev4AVX2(&xs[0], n, mean, &s)
-	} else {
-		for j := 0; j < n; j += 4 {
-			d0, d1, d2, d3 := float64(xs[j])-mean, float64(xs[j+1])-mean, float64(xs[j+2])-mean, float64(xs[j+3])-mean
-			s[0] += d0 * d0
-			s[1] += d1 * d1
-			s[2] += d2 * d2
-			s[3] += d3 * d3
-		}
-	}
+	kernels.Sqdev4(xs[:n], mean, &s)
 	for j := n; j < len(xs); j++ {
 		dv := float64(xs[j]) - mean
 		s[0] += dv * dv
@@ -203,94 +172,14 @@ func (g *Graph) layerNormBackwardRows(x, gs, dy, mean, rstd, dg, db, dx []float3
 }
 
 // lnBackRow writes row x's x̂ into hs and adds dy·x̂ and dy to the gain
-// and bias gradients' accumulators (either may be nil).
+// and bias gradients' accumulators, either may be nil (kernels.LnBackRow).
 func lnBackRow(hs, xs, ds, accG, accB []float32, m, rs float32) {
-	d := len(hs)
-	xs, ds = xs[:d], ds[:d]
-	n8 := 0
-	if normAsm && accG != nil && accB != nil && d >= 8 {
-		n8 = d &^ 7
-		accG, accB = accG[:d], accB[:d]
-		kernels.LnBackRowAVX2(&xs[0], &ds[0], &hs[0], &accG[0], &accB[0], n8, m, rs)
-	}
-	normRow(hs[n8:], xs[n8:], m, rs)
-	if accG != nil {
-		accG = accG[:d]
-		for j := n8; j < d; j++ {
-			accG[j] += ds[j] * hs[j]
-		}
-	}
-	if accB != nil {
-		axpy(accB[n8:d], ds[n8:], 1)
-	}
+	kernels.LnBackRow(hs, xs, ds, accG, accB, m, rs)
 }
 
 // lnRowDx adds one row's dx = rstd · (dĥ - mean(dĥ) - ĥ·mean(dĥ·ĥ)),
-// dĥ = dy·gain (gain nil: 1), to dxs; gd is scratch of the row's width.
+// dĥ = dy·gain (gain nil: 1), to dxs; gd is scratch of the row's width
+// (kernels.LnRowDx).
 func lnRowDx(dxs, ds, hs, gs, gd []float32, rstd float32) {
-	d := len(ds)
-	dxs, hs, gd = dxs[:d], hs[:d], gd[:d]
-	if gs != nil {
-		gs = gs[:d]
-		for j, dv := range ds {
-			gd[j] = dv * gs[j]
-		}
-	} else {
-		copy(gd, ds)
-	}
-	// four partial sums of each, as rowStats: one accumulator made the
-	// loop latency-bound (float64 products of float32 values are exact, so
-	// only the sums' rounding moves, by parts in 2⁻⁵³)
-	var a, b [4]float64
-	n4 := d &^ 3
-	if normAsm && n4 > 0 {
-		lnRowDxAVX2(dxs, gd, hs, n4, &a, &b, rstd)
-		return
-	}
-	for j := 0; j < n4; j += 4 {
-		g0, g1, g2, g3 := float64(gd[j]), float64(gd[j+1]), float64(gd[j+2]), float64(gd[j+3])
-		a[0] += g0
-		a[1] += g1
-		a[2] += g2
-		a[3] += g3
-		b[0] += g0 * float64(hs[j])
-		b[1] += g1 * float64(hs[j+1])
-		b[2] += g2 * float64(hs[j+2])
-		b[3] += g3 * float64(hs[j+3])
-	}
-	m1, m2 := lnRowMeans(gd, hs, n4, &a, &b)
-	rs := float64(rstd)
-	for j, dv := range gd {
-		dxs[j] += float32(rs * (float64(dv) - m1 - float64(hs[j])*m2))
-	}
-}
-
-// lnRowMeans adds the elements from n4 on to the first partial sums and
-// gives the means of gd and gd·hs, combining the four partial sums in the
-// same order for the Go and the AVX2 paths (so both give the same bits).
-func lnRowMeans(gd, hs []float32, n4 int, a, b *[4]float64) (m1, m2 float64) {
-	d := len(gd)
-	for j := n4; j < d; j++ {
-		a[0] += float64(gd[j])
-		b[0] += float64(gd[j]) * float64(hs[j])
-	}
-	m1 = ((a[0] + a[1]) + (a[2] + a[3])) / float64(d)
-	m2 = ((b[0] + b[1]) + (b[2] + b[3])) / float64(d)
-	return m1, m2
-}
-
-// lnRowDxAVX2 is lnRowDx's sums and update with the first n4 elements (a
-// multiple of 4) in AVX2 and the rest in Go, in the Go loops' order.
-func lnRowDxAVX2(dxs, gd, hs []float32, n4 int, a, b *[4]float64, rstd float32) {
-	d := len(gd)
-	var ab [8]float64
-	kernels.LnSums4AVX2(&gd[0], &hs[0], n4, &ab)
-	copy(a[:], ab[:4])
-	copy(b[:], ab[4:])
-	m1, m2 := lnRowMeans(gd, hs, n4, a, b)
-	rs := float64(rstd)
-	kernels.LnDx4AVX2(&dxs[0], &gd[0], &hs[0], n4, m1, m2, rs)
-	for j := n4; j < d; j++ {
-		dxs[j] += float32(rs * (float64(gd[j]) - m1 - float64(hs[j])*m2))
-	}
+	kernels.LnRowDx(dxs, ds, hs, gs, gd, rstd)
 }

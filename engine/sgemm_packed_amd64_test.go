@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/strata-nmt/strata/engine/internal/cpu"
 	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
 
@@ -19,7 +20,7 @@ import (
 // time, with and without a bias, with rows 4 KiB apart (k = 1024: the
 // 6-row loop throughout) and not, and on whole products.
 func TestPackedAVX512MatchesAVX2(t *testing.T) {
-	if !haveAVX512F32 {
+	if !cpu.Chosen.AVX512F32 {
 		t.Skip("no AVX-512 on this CPU")
 	}
 	rng := rand.New(rand.NewPCG(15, 16))
@@ -87,7 +88,7 @@ func TestPackedAVX512MatchesAVX2(t *testing.T) {
 // directly on 1-7 tiles (its 12-row loop and its last 6 rows), with and
 // without a bias.
 func TestPackedWideMatchesAVX2(t *testing.T) {
-	if kernels.F32AVX512.Wide == nil || !haveAVX512F32 {
+	if kernels.F32AVX512.Wide == nil || !cpu.Chosen.AVX512F32 {
 		t.Skip("no AVX-512 on this CPU")
 	}
 	rng := rand.New(rand.NewPCG(17, 18))
@@ -122,14 +123,14 @@ func TestPackedWideMatchesAVX2(t *testing.T) {
 // TestChooseF32KernelAVX2: the AVX-512 kernel is chosen first where the CPU
 // has it, and STRATA_SGEMM=avx2 forces the AVX2 one.
 func TestChooseF32KernelAVX2(t *testing.T) {
-	if !haveAVX2FMA {
+	if !cpu.Chosen.AVX2FMA {
 		t.Skip("no AVX2+FMA on this CPU")
 	}
 	defer func(k f32TileKernel) { f32Kernel = k }(f32Kernel)
 	t.Setenv("STRATA_SGEMM", "")
 	f32Kernel = kernels.ChooseF32()
 	want := kernels.F32AVX2.Name
-	if haveAVX512F32 {
+	if cpu.Chosen.AVX512F32 {
 		want = kernels.F32AVX512.Name
 	}
 	if f32Kernel.Name != want {

@@ -50,11 +50,14 @@ type Case struct {
 	Build func(g *engine.Graph, in []*engine.Tensor) *engine.Tensor
 }
 
-// Run runs every case on the named backend and compares it with the
-// reference backend, with threads kernel threads.
+// Run runs every case (Cases, DecodeCases) on the named backend and
+// compares it with the reference backend, with threads kernel threads.
 func Run(t *testing.T, backend string, threads int) {
 	for _, c := range Cases() {
 		t.Run(c.Name, func(t *testing.T) { check(t, backend, threads, c) })
+	}
+	for _, c := range DecodeCases() {
+		t.Run(c.Name, func(t *testing.T) { checkDecode(t, backend, threads, c) })
 	}
 	t.Run("Adam", func(t *testing.T) { checkAdam(t, backend) })
 	t.Run("OutputLinear/shortlist", func(t *testing.T) { checkOutputRows(t, backend, threads) })

@@ -4,9 +4,9 @@ package kernels
 
 // Declarations of the assembly kernels; asm_other.go stubs them for purego
 // builds and other architectures, where the guards keep them from running.
-// The references of the layer-norm, exp-sum and dropout routines are the
-// engine ops' own loops (ops_norm.go, ops_loss.go, ops_addnorm.go), whose
-// tests compare them with these.
+// The layer-norm, exp-sum and dropout routines are called by their
+// dispatching functions (norm.go, expsum.go, dropout.go), beside the Go
+// references the tests compare them with.
 
 // AdamAVX2 is in adam_amd64.s (AdamGo is its reference).
 //

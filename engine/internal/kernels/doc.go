@@ -5,7 +5,7 @@
 //
 // Which path runs is decided once, by engine/internal/cpu at start-up (the
 // CPU's instruction set, capped by STRATA_ISA); the dispatching functions
-// here read that choice, and the engine's own guards read the same one.
+// here read that choice, and the engine reads no CPU feature itself.
 // The package imports nothing from engine, and a purego build assembles
 // nothing: every kernel then runs its reference.
 package kernels
