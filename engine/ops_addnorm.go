@@ -92,58 +92,9 @@ func addDropoutRow(ys, xs, fs []float32, mask []uint32, key uint64, base int, th
 	kernels.AddMasked(ys, xs, fs, mask, scale)
 }
 
-// dropMaskRow sets bit j of mask[w] to keep(key, base+32w+j, threshold),
-// four hashes at a time on the vector kernel (vec; dropout_amd64.s): the
-// per-element SplitMix64 was half of the residual-and-norm ops' time.
-func dropMaskRow(mask []uint32, key uint64, base int, threshold uint32, vec bool) {
-	if vec && len(mask) > 0 {
-		kernels.DropMaskAVX2(&mask[0], len(mask), key+uint64(base), threshold)
-		return
-	}
-	for w := range mask {
-		var bits uint32
-		for j := 0; j < 32; j++ {
-			var k uint32
-			if keep(key, base+32*w+j, threshold) { // compiled to a flag, not a branch
-				k = 1
-			}
-			bits |= k << j
-		}
-		mask[w] = bits
-	}
-}
-
 // maskedScale is v·scale where bit j of bits is set, +0 where it is not.
 func maskedScale(v, scale float32, bits uint32, j int) float32 {
 	return math.Float32frombits(math.Float32bits(v*scale) & -(bits >> j & 1))
-}
-
-// addMaskedRow sets ys[i] = xs[i] + maskedScale(fs[i]) over 32·len(mask)
-// elements.
-func addMaskedRow(ys, xs, fs []float32, mask []uint32, scale float32, vec bool) {
-	n := 32 * len(mask)
-	ys, xs, fs = ys[:n], xs[:n], fs[:n]
-	if vec && n > 0 {
-		kernels.AddMaskedAVX2(&ys[0], &xs[0], &fs[0], &mask[0], len(mask), scale)
-		return
-	}
-	for i, v := range fs {
-		ys[i] = xs[i] + maskedScale(v, scale, mask[i/32], i%32)
-	}
-}
-
-// accMaskedRow adds maskedScale(src[i]) to dst[i] over 32·len(mask) elements
-// (dropout's backward).
-func accMaskedRow(dst, src []float32, mask []uint32, scale float32, vec bool) {
-	n := 32 * len(mask)
-	dst, src = dst[:n], src[:n]
-	if vec && n > 0 {
-		kernels.AccMaskedAVX2(&dst[0], &src[0], &mask[0], len(mask), scale)
-		return
-	}
-	for i, v := range src {
-		dst[i] += maskedScale(v, scale, mask[i/32], i%32)
-	}
 }
 
 // addDropoutNormBackward runs the norm's backward into y's gradient (which
