@@ -16,6 +16,12 @@ import (
 // request is served in turns with the others instead of holding its slot
 // for its whole batch (stride scheduling, with requests as clients).
 //
+// A quantum above zero makes the running batch keep its slot until it
+// has used that much more than the least-served waiting batch: batches
+// shorter than the quantum then run to their end in arrival order, which
+// finishes them sooner on average than interleaving them step by step,
+// while an expensive batch still hands its slot over every quantum or so.
+//
 // Scheduling decides only when a batch runs, never what it computes:
 // the outputs are those of the batch decoded alone.
 type cpuShare struct {
@@ -24,7 +30,8 @@ type cpuShare struct {
 	clock   time.Duration // usage of the last turn granted
 	waiting []*turn       // batches waiting for a slot, in arrival order
 	now     func() time.Duration
-	granted int // turns granted, for tests
+	quantum time.Duration // lead over the least-served waiting batch a running one may take
+	granted int           // turns granted, for tests
 }
 
 // turn is a batch's claim to a slot.
@@ -34,13 +41,15 @@ type turn struct {
 	since time.Duration // when the slot was granted
 }
 
-// newCPUShare shares slots; now is a monotonic clock (nil: the wall clock).
-func newCPUShare(slots int, now func() time.Duration) *cpuShare {
+// newCPUShare shares slots with a quantum (0: the slot goes to a
+// less-served batch at every turn); now is a monotonic clock (nil: the
+// wall clock).
+func newCPUShare(slots int, quantum time.Duration, now func() time.Duration) *cpuShare {
 	if now == nil {
 		start := time.Now()
 		now = func() time.Duration { return time.Since(start) }
 	}
-	return &cpuShare{free: slots, now: now}
+	return &cpuShare{free: slots, quantum: quantum, now: now}
 }
 
 // join starts t's usage at the current clock: a new request is neither
@@ -73,8 +82,8 @@ func (c *cpuShare) yield(tn *turn) {
 	c.mu.Lock()
 	c.charge(tn)
 	best := c.best()
-	if best < 0 || usage(c.waiting[best]) >= usage(tn) {
-		c.start(tn) // nobody waiting has used less: go on
+	if best < 0 || usage(c.waiting[best])+c.quantum >= usage(tn) {
+		c.start(tn) // nobody waiting has used less by a quantum: go on
 		c.mu.Unlock()
 		return
 	}

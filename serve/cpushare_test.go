@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -25,7 +27,7 @@ func waitForWaiters(c *cpuShare, n int) {
 // next step, instead of after its last.
 func TestCheapRequestsTakeTurnsWithAnExpensiveOne(t *testing.T) {
 	clk := &fakeClock{}
-	c := newCPUShare(1, clk.now)
+	c := newCPUShare(1, 0, clk.now)
 	expensive := &task{}
 	c.join(expensive)
 	te := c.acquire([]*task{expensive})
@@ -68,32 +70,7 @@ func TestCheapRequestsTakeTurnsWithAnExpensiveOne(t *testing.T) {
 // Two expensive batches on one slot get about equal time: at every point
 // their step counts differ by at most two, whichever started first.
 func TestExpensiveBatchesShareASlot(t *testing.T) {
-	clk := &fakeClock{}
-	c := newCPUShare(1, clk.now)
-	a, b := &task{}, &task{}
-	c.join(a)
-	c.join(b)
-	var order []string // appended by the holder of the slot only
-	ta := c.acquire([]*task{a})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tb := c.acquire([]*task{b})
-		for i := 0; i < 20; i++ {
-			order = append(order, "b")
-			clk.t += 30 * time.Millisecond
-			c.yield(tb)
-		}
-		c.release(tb)
-	}()
-	waitForWaiters(c, 1)
-	for i := 0; i < 20; i++ {
-		order = append(order, "a")
-		clk.t += 30 * time.Millisecond
-		c.yield(ta)
-	}
-	c.release(ta)
-	<-done
+	order := shareOrder(0, 20, 30*time.Millisecond)
 	na, nb := 0, 0
 	for i, s := range order {
 		if s == "a" {
@@ -107,12 +84,71 @@ func TestExpensiveBatchesShareASlot(t *testing.T) {
 	}
 }
 
+// With a quantum, a running batch keeps its slot until it leads the
+// waiting one by more than the quantum: with 30 ms steps and 100 ms, the
+// first holder runs 4 steps (to a 120 ms lead), then each runs 8 (from
+// 100 ms behind to 140 ms ahead), and the last finishes its own.
+func TestQuantumKeepsTheSlotUntilTheLeadExceedsIt(t *testing.T) {
+	got := runLengths(shareOrder(100*time.Millisecond, 20, 30*time.Millisecond))
+	want := []string{"a4", "b8", "a8", "b8", "a8", "b4"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("runs %v, want %v", got, want)
+	}
+}
+
+// shareOrder runs two batches a and b of n steps of length step on one
+// slot with quantum q, a holding the slot first, and returns which batch
+// ran each step.
+func shareOrder(q time.Duration, n int, step time.Duration) []string {
+	clk := &fakeClock{}
+	c := newCPUShare(1, q, clk.now)
+	a, b := &task{}, &task{}
+	c.join(a)
+	c.join(b)
+	var order []string // appended by the holder of the slot only
+	ta := c.acquire([]*task{a})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tb := c.acquire([]*task{b})
+		for i := 0; i < n; i++ {
+			order = append(order, "b")
+			clk.t += step
+			c.yield(tb)
+		}
+		c.release(tb)
+	}()
+	waitForWaiters(c, 1)
+	for i := 0; i < n; i++ {
+		order = append(order, "a")
+		clk.t += step
+		c.yield(ta)
+	}
+	c.release(ta)
+	<-done
+	return order
+}
+
+// runLengths writes an order as runs: a a b -> a2 b1.
+func runLengths(order []string) []string {
+	var runs []string
+	for i := 0; i < len(order); {
+		j := i
+		for j < len(order) && order[j] == order[i] {
+			j++
+		}
+		runs = append(runs, fmt.Sprintf("%s%d", order[i], j-i))
+		i = j
+	}
+	return runs
+}
+
 // A batch is charged to every request with lines in it, and waits by its
 // least-charged request: a batch serving a request that has used little
 // goes before one whose requests have all used more.
 func TestBatchWaitsByItsLeastChargedRequest(t *testing.T) {
 	clk := &fakeClock{}
-	c := newCPUShare(1, clk.now)
+	c := newCPUShare(1, 0, clk.now)
 	x, y, z := &task{used: 5 * time.Second}, &task{used: 1 * time.Second}, &task{used: 3 * time.Second}
 	holder := c.acquire([]*task{x})
 	order := make(chan string, 2)

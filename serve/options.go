@@ -33,7 +33,11 @@ type Options struct {
 	// (cpuShare). Off, each batch keeps its decoder's slot until it is
 	// decoded, and decoder memory under load is half.
 	TimeShare bool
-	Search    decode.Options // default search; requests may change beam and n-best
+	// TimeShareQuantum is how much more decoding time a running batch may
+	// use than the least-served waiting one before it hands its slot over
+	// (0: at every turn). Batches shorter than it run to their end.
+	TimeShareQuantum time.Duration
+	Search           decode.Options // default search; requests may change beam and n-best
 
 	// Batching. BatchTokens is the source-token budget of a batch; a batch
 	// is decoded when it is full or its oldest line has waited BatchWait.
@@ -117,6 +121,8 @@ func (o *Options) check() error {
 		return fmt.Errorf("--timeout %s: must be positive", o.Timeout)
 	case o.DrainTimeout < 0:
 		return fmt.Errorf("--drain-timeout %s is negative", o.DrainTimeout)
+	case o.TimeShareQuantum < 0:
+		return fmt.Errorf("--time-share-quantum %s is negative", o.TimeShareQuantum)
 	case o.BatchWait < 0:
 		return fmt.Errorf("--batch-wait %s is negative", o.BatchWait)
 	case o.Search.Beam > o.MaxBeam:

@@ -53,7 +53,7 @@ func New(b *decode.Bundle, opt Options, log *slog.Logger) (*Server, error) {
 	s := &Server{b: b, opt: opt, log: log, stop: make(chan struct{}), met: newMetrics(),
 		files: newFileStore(opt.FileStoreBytes, opt.FileTTL)}
 	s.bat = newBatcher(&s.opt, func(n int) { s.met.queue.Set(float64(n)) })
-	s.cpu = newCPUShare(opt.Workers, nil)
+	s.cpu = newCPUShare(opt.Workers, opt.TimeShareQuantum, nil)
 	s.enc.New = func() any { return b.Vocab.NewEncoder() }
 	sr, err := b.Searcher(opt.Search)
 	if err != nil {

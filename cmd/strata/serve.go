@@ -74,6 +74,7 @@ exits at once.`,
 	fl.StringVar(&lidModel, "lid-model", "", "language ID of outputs and LibreTranslate's source \"auto\": "+lidRuleHelp)
 	fl.IntVar(&o.Workers, "decoders", o.Workers, "decoders computing at once, the CPU slots (0: one per core, or cores / --threads)")
 	fl.BoolVar(&o.TimeShare, "time-share", o.TimeShare, "run a standby decoder beside each, and let batches take the CPU in turns, one decoding step at a time, least-served requests first (false: a batch keeps its core to its end; half the decoder memory)")
+	fl.DurationVar(&o.TimeShareQuantum, "time-share-quantum", o.TimeShareQuantum, "with --time-share, the decoding time a batch may use beyond the least-served waiting batch before handing its slot over (0: at every step; batches shorter than it run to their end)")
 	fl.IntVar(&o.Threads, "threads", 0, "compute threads of each decoder (0: 1 with the default --decoders, else the cores divided among the decoders)")
 	fl.IntVar(&o.Search.Beam, "beam", o.Search.Beam, "default beam size")
 	fl.IntVar(&o.MaxBeam, "max-beam", o.MaxBeam, "largest beam a request may ask for")
