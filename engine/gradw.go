@@ -9,8 +9,8 @@ import "github.com/strata-nmt/strata/engine/internal/kernels"
 // outputs are few (out×in); a 12×32 register tile walks the batch rows of
 // a 12-column strip of dY and a 32-column strip of X in step, so neither
 // needs copying. Where the CPU has no such kernel (f32Kernel.GradW nil:
-// AVX2 machines, STRATA_SGEMM=avx2 or blas) OpenBLAS computes it;
-// STRATA_SGEMM=go runs the pure-Go one.
+// AVX2 machines, STRATA_ISA=avx2, STRATA_SGEMM=blas) OpenBLAS computes it;
+// STRATA_ISA=go runs the pure-Go one.
 // docs/performance.md, "The weight gradient without packing", has the
 // measurements.
 

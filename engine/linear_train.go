@@ -24,7 +24,7 @@ const packedMaxK = 1024
 
 // trainPacked reports whether a recording graph's product with inner
 // dimension k runs on the packed kernel: where an assembly kernel exists,
-// STRATA_SGEMM does not ask for OpenBLAS, and k is at most packedMaxK.
+// STRATA_SGEMM=blas does not ask for OpenBLAS, and k is at most packedMaxK.
 func trainPacked(k int) bool { return f32Kernel.Tile != nil && k <= packedMaxK }
 
 // trainPackedGradX reports whether a recording graph's input gradients run
