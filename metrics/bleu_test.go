@@ -206,7 +206,7 @@ func TestSentenceBLEU(t *testing.T) {
 			t.Errorf("%+v: %.5f", c, s.Score)
 		}
 	}
-	// Issue #141: no matching n-gram at all gives 0 whatever the smoothing.
+	// SacreBLEU issue #141: no matching n-gram at all gives 0 whatever the smoothing.
 	for _, sm := range []string{"exp", "none", "floor", "add-k"} {
 		s, err := SentenceBLEU("this is a cat", []string{"okay thanks"}, BLEUOptions{Smooth: sm})
 		if err != nil || s.Score != 0 {

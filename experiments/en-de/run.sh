@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The bilingual l10n en→de model (issue 19, docs/results.md "A bilingual
+# The bilingual l10n en→de model (docs/results.md "A bilingual
 # model"): trains a 6+6 pre-norm Transformer at the msc-small widths until dev
 # BLEU stops improving, averages its last checkpoints when that helps on dev,
 # then reports test BLEU/chrF/TER with bootstrap intervals on the l10n test

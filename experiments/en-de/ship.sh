@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packages a trained model as a self-contained model directory that
-# `strata translate --model DIR` reads right after a clone (issue 19):
+# `strata translate --model DIR` reads right after a clone:
 # DIR/model.bin (int8 weights from strata quantize, a quarter of float32),
 # DIR/data/{manifest.json,bpe.json,vocab.txt} (the vocabulary and BPE the
 # model was trained with, no binarised corpus) and DIR/run.json pointing at

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# int8 and shortlist quality against float32 decoding (issue 16; results in
+# int8 and shortlist quality against float32 decoding (results in
 # docs/decoding.md, "int8 and shortlist quality"): quantizes a trained model
 # with strata quantize, learns a shortlist from its training data, translates
 # a test set three ways (float32, int8, int8 + shortlist) and compares them
