@@ -70,7 +70,7 @@ func (c cpuBackend) LinearReLU(x, w, b, y *Tensor) {
 // in the pass that sums the bias gradient.
 func (c cpuBackend) LinearReLUBackward(x, w, b *Tensor, y, dy []float32, grad func(*Tensor) []float32) {
 	g := c.g
-	n, in, out := x.Rows(), x.Cols(), w.Dim(0)
+	n, out := x.Rows(), w.Dim(0)
 	mask := func(r int) []float32 {
 		ds := dy[r*out : (r+1)*out]
 		reluGrad(ds, y[r*out:(r+1)*out]) // as ReLU's backward
@@ -85,14 +85,7 @@ func (c cpuBackend) LinearReLUBackward(x, w, b *Tensor, y, dy []float32, grad fu
 			}
 		})
 	}
-	if x.needGrad && trainPackedGradX() {
-		g.gradXTrainPacked(dy, n, w, x)
-	} else if x.needGrad {
-		g.gemm(false, false, n, in, out, 1, dy, out, w.Data, in, 1, grad(x), in)
-	}
-	if w.needGrad {
-		g.gradW(dy, n, out, x.Data, in, grad(w))
-	}
+	g.linearGradXW(x, w, dy, grad)
 }
 
 // AddDropout is x + Dropout(f, p), the residual connection: one pass and

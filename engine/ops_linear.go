@@ -60,6 +60,19 @@ func (c cpuBackend) LinearForward(x, w, b, y *Tensor) {
 // dW by gradW, db as column sums.
 func (c cpuBackend) LinearBackward(x, w, b *Tensor, dy []float32, grad func(*Tensor) []float32) {
 	g := c.g
+	n, out := x.Rows(), w.Dim(0)
+	g.linearGradXW(x, w, dy, grad)
+	if b != nil && b.needGrad {
+		g.sumColumnsRows(grad(b), n, out, func(lo, hi int, acc []float32) {
+			addRows(acc, dy[lo*out:], hi-lo, out)
+		})
+	}
+}
+
+// linearGradXW adds the input's and the weight's gradients of y = x·Wᵀ
+// (+ b) from dy, each only when needed: dX by the packed kernel where
+// there is one, dW by gradW. Linear's and LinearReLU's backwards share it.
+func (g *Graph) linearGradXW(x, w *Tensor, dy []float32, grad func(*Tensor) []float32) {
 	n, in, out := x.Rows(), x.Cols(), w.Dim(0)
 	if x.needGrad && trainPackedGradX() {
 		g.gradXTrainPacked(dy, n, w, x)
@@ -68,11 +81,6 @@ func (c cpuBackend) LinearBackward(x, w, b *Tensor, dy []float32, grad func(*Ten
 	}
 	if w.needGrad {
 		g.gradW(dy, n, out, x.Data, in, grad(w))
-	}
-	if b != nil && b.needGrad {
-		g.sumColumnsRows(grad(b), n, out, func(lo, hi int, acc []float32) {
-			addRows(acc, dy[lo*out:], hi-lo, out)
-		})
 	}
 }
 
