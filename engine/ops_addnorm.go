@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/strata-nmt/strata/engine/internal/kernels"
 )
@@ -90,11 +89,6 @@ func (c cpuBackend) AddDropoutNorm(x, f, gain, bias, y, norm, mean, rstd []float
 func addDropoutRow(ys, xs, fs []float32, mask []uint32, key uint64, base int, threshold uint32, scale float32) {
 	kernels.DropMask(mask, key, base, threshold)
 	kernels.AddMasked(ys, xs, fs, mask, scale)
-}
-
-// maskedScale is v·scale where bit j of bits is set, +0 where it is not.
-func maskedScale(v, scale float32, bits uint32, j int) float32 {
-	return math.Float32frombits(math.Float32bits(v*scale) & -(bits >> j & 1))
 }
 
 // addDropoutNormBackward runs the norm's backward into y's gradient (which

@@ -85,7 +85,7 @@ func (c cpuBackend) DropoutBackward(dy, dx []float32, mask []uint32, scale float
 			dys, dxs := dy[base:min(base+32, n)], dx[base:min(base+32, n)]
 			bits := mask[w]
 			for j, d := range dys {
-				dxs[j] += maskedScale(d, scale, bits, j)
+				dxs[j] += kernels.MaskedScale(d, scale, bits, j)
 			}
 		}
 	})

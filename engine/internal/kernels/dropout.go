@@ -47,8 +47,9 @@ func DropMaskGo(mask []uint32, key uint64, base int, threshold uint32) {
 	}
 }
 
-// maskedScale is v·scale where bit j of bits is set, +0 where it is not.
-func maskedScale(v, scale float32, bits uint32, j int) float32 {
+// MaskedScale is v·scale where bit j of bits is set, +0 where it is not
+// (the engine's dropout backward calls it too).
+func MaskedScale(v, scale float32, bits uint32, j int) float32 {
 	return math.Float32frombits(math.Float32bits(v*scale) & -(bits >> j & 1))
 }
 
@@ -70,7 +71,7 @@ func AddMaskedGo(ys, xs, fs []float32, mask []uint32, scale float32) {
 	n := 32 * len(mask)
 	ys, xs, fs = ys[:n], xs[:n], fs[:n]
 	for i, v := range fs {
-		ys[i] = xs[i] + maskedScale(v, scale, mask[i/32], i%32)
+		ys[i] = xs[i] + MaskedScale(v, scale, mask[i/32], i%32)
 	}
 }
 
@@ -91,6 +92,6 @@ func AccMaskedGo(dst, src []float32, mask []uint32, scale float32) {
 	n := 32 * len(mask)
 	dst, src = dst[:n], src[:n]
 	for i, v := range src {
-		dst[i] += maskedScale(v, scale, mask[i/32], i%32)
+		dst[i] += MaskedScale(v, scale, mask[i/32], i%32)
 	}
 }
