@@ -28,7 +28,6 @@ func (a *AttnArgs) visible(bi, i, j int) bool {
 // attnProbs writes query i's probabilities over the Tk keys to p: exactly
 // 0 for masked keys, all 0 when every key is masked.
 func (a *AttnArgs) attnProbs(q, k []float32, jb attnJob, i int, p []float64) {
-	mx := math.Inf(-1)
 	for j := range p {
 		p[j] = math.Inf(-1)
 		if !a.visible(jb.bi, i, j) {
@@ -39,19 +38,29 @@ func (a *AttnArgs) attnProbs(q, k []float32, jb attnJob, i int, p []float64) {
 			s += float64(q[jb.q+i*a.Ldq+c]) * float64(k[jb.k+j*a.Ldk+c])
 		}
 		p[j] = float64(a.Scale) * s
-		mx = math.Max(mx, p[j])
+	}
+	refSoftmaxMasked(p)
+}
+
+// refSoftmaxMasked turns scores, -Inf where a key is masked, into
+// probabilities in place: masked keys get exactly 0, and a row whose keys
+// are all masked is all zeros (the engine's convention, not NaN).
+func refSoftmaxMasked(s []float64) {
+	mx := math.Inf(-1)
+	for _, v := range s {
+		mx = math.Max(mx, v)
 	}
 	if math.IsInf(mx, -1) {
-		clear(p)
+		clear(s)
 		return
 	}
 	var sum float64
-	for j, s := range p {
-		p[j] = math.Exp(s - mx) // Exp(-Inf) is 0
-		sum += p[j]
+	for j, v := range s {
+		s[j] = math.Exp(v - mx) // Exp(-Inf) is 0
+		sum += s[j]
 	}
-	for j := range p {
-		p[j] /= sum
+	for j := range s {
+		s[j] /= sum
 	}
 }
 

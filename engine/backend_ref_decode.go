@@ -86,7 +86,6 @@ func widen(xs []float32) []float64 {
 func refAttend(q []float32, keys, vals [][]float64, pad []bool, p, out []float32) {
 	dh := len(q)
 	s := make([]float64, len(keys))
-	mx := math.Inf(-1)
 	for j, k := range keys {
 		s[j] = math.Inf(-1)
 		if pad != nil && pad[j] {
@@ -97,21 +96,11 @@ func refAttend(q []float32, keys, vals [][]float64, pad []bool, p, out []float32
 			dot += float64(q[c]) * kc
 		}
 		s[j] = dot / math.Sqrt(float64(dh))
-		mx = math.Max(mx, s[j])
 	}
-	clear(p)
-	clear(out)
-	if math.IsInf(mx, -1) {
-		return
-	}
-	var sum float64
-	for j := range s {
-		s[j] = math.Exp(s[j] - mx) // padded: e^-Inf = 0
-		sum += s[j]
-	}
+	refSoftmaxMasked(s)
 	acc := make([]float64, dh)
 	for j, v := range vals {
-		w := s[j] / sum
+		w := s[j]
 		p[j] = float32(w)
 		for c := range acc {
 			acc[c] += w * v[c]
