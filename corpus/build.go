@@ -104,7 +104,7 @@ func Build(ctx context.Context, opt Options) (*Manifest, error) {
 }
 
 // countPairs is the number of extracted pairs over all languages.
-func countPairs[P any](raw map[string][]P) int {
+func countPairs(raw map[string][]Pair) int {
 	n := 0
 	for _, ps := range raw {
 		n += len(ps)
