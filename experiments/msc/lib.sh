@@ -78,7 +78,9 @@ train_args() {
 			--save-interval-updates "$VALID_EVERY" --log-interval 100 --keep-last 3)
 	fi
 	ARGS+=(--log-grad-norms)
-	[ -n "$STOP_TIME" ] && ARGS+=(--stop-time "$STOP_TIME")
+	local left
+	left=$(time_left) || return 3
+	[ -n "$left" ] && ARGS+=(--stop-time "$left")
 	ARGS+=(--threads "$threads" --seed "$seed" --resume)
 }
 
@@ -88,10 +90,12 @@ train_args() {
 train() {
 	local name=$1 dir=$WORK/runs/$1 rc=0 why=""
 	[ -e "$dir/.done" ] && return 0
-	if ! train_args "$name" "$2"; then
-		log "train $name: waits for the budget B (base6 has not finished; then: run.sh budget)"
-		return 1
-	fi
+	train_args "$name" "$2" || rc=$?
+	case $rc in
+	0) ;;
+	3) log "train $name: STOP_TIME=$STOP_TIME has passed; rerun the same command to continue"; return 1 ;;
+	*) log "train $name: waits for the budget B (base6 has not finished; then: run.sh budget)"; return 1 ;;
+	esac
 	mkdir -p "$dir"
 	log "train $name: ${ARGS[*]}; log $dir/train.log"
 	echo "--- $(date -u +%FT%TZ) $name" >>"$dir/train.log"
@@ -150,6 +154,7 @@ compute_budget() {
 		[ "$u" -ge "$first" ] || continue
 		[ -s "$dir/avg-$u.bleu" ] && continue
 		[ -s "$(ckpt "$run" $((u - 2 * VALID_EVERY)))" ] || continue
+		stop_at_deadline
 		log "budget: dev BLEU of base6's average at $u"
 		avg3 "$run" "$u" "$dir/avg-$u.bin"
 		translate "$dir/avg-$u.bin" "$DEV_SRC" "$dir/avg-$u.de"
@@ -196,7 +201,8 @@ measure_rates() {
 		grep -q "^$name	" "$f" 2>/dev/null && continue
 		dir=$WORK/rates/$name
 		rm -rf "$dir"
-		B=1000000 STOP_TIME=$RATE_TIME train_args "$name" "$THREADS"
+		B=1000000 DEADLINE= train_args "$name" "$THREADS"
+		ARGS+=(--stop-time "$RATE_TIME")
 		log "rates: $name for $RATE_TIME"
 		"$STRATA" train --data "$DATA" --save-dir "$dir" "${ARGS[@]}" --save-interval-updates 1000000 >"$WORK/rates/$name.log" 2>&1 || true
 		n=$(grep -o '"update":[0-9]*' "$dir/metrics.jsonl" | tail -n 1 | cut -d: -f2)
