@@ -67,7 +67,14 @@ train_args() {
 	[ "$sets" = - ] || for kv in ${sets//,/ }; do ARGS+=(--set "$kv"); done
 	for kv in $SET; do ARGS+=(--set "$kv"); done
 	[ "$name" = msc72 ] && ARGS+=(--l2 encoder=1e-5)
-	ARGS+=(--max-tokens "$MAX_TOKENS" --lr "$LR" --warmup-updates "$warmup")
+	# A 72-layer encoder's activations at 4,096-token batches need about
+	# 22 GiB (docs/performance.md, "Deep models"): the same tokens per
+	# update as two accumulated half batches.
+	case $name in
+	*72*) ARGS+=(--max-tokens $((MAX_TOKENS / 2)) --update-freq 2) ;;
+	*) ARGS+=(--max-tokens "$MAX_TOKENS") ;;
+	esac
+	ARGS+=(--lr "$LR" --warmup-updates "$warmup")
 	if [ "$name" = base6 ]; then
 		ARGS+=(--max-epoch "$MAX_EPOCH" --validate-interval-updates "$VALID_EVERY"
 			--save-interval-updates "$VALID_EVERY" --log-interval 100 --eval-bleu "$EVAL_BLEU"
