@@ -67,7 +67,14 @@ train_args() {
 	[ "$sets" = - ] || for kv in ${sets//,/ }; do ARGS+=(--set "$kv"); done
 	for kv in $SET; do ARGS+=(--set "$kv"); done
 	[ "$name" = msc72 ] && ARGS+=(--l2 encoder=1e-5)
-	ARGS+=(--max-tokens "$MAX_TOKENS" --lr "$LR" --warmup-updates "$warmup")
+	# A 72-layer encoder's activations at 4,096-token batches need about
+	# 22 GiB (docs/performance.md, "Deep models"): the same tokens per
+	# update as two accumulated half batches.
+	case $name in
+	*72*) ARGS+=(--max-tokens $((MAX_TOKENS / 2)) --update-freq 2) ;;
+	*) ARGS+=(--max-tokens "$MAX_TOKENS") ;;
+	esac
+	ARGS+=(--lr "$LR" --warmup-updates "$warmup")
 	if [ "$name" = base6 ]; then
 		ARGS+=(--max-epoch "$MAX_EPOCH" --validate-interval-updates "$VALID_EVERY"
 			--save-interval-updates "$VALID_EVERY" --log-interval 100 --eval-bleu "$EVAL_BLEU"
@@ -78,7 +85,9 @@ train_args() {
 			--save-interval-updates "$VALID_EVERY" --log-interval 100 --keep-last 3)
 	fi
 	ARGS+=(--log-grad-norms)
-	[ -n "$STOP_TIME" ] && ARGS+=(--stop-time "$STOP_TIME")
+	local left
+	left=$(time_left) || return 3
+	[ -n "$left" ] && ARGS+=(--stop-time "$left")
 	ARGS+=(--threads "$threads" --seed "$seed" --resume)
 }
 
@@ -88,10 +97,12 @@ train_args() {
 train() {
 	local name=$1 dir=$WORK/runs/$1 rc=0 why=""
 	[ -e "$dir/.done" ] && return 0
-	if ! train_args "$name" "$2"; then
-		log "train $name: waits for the budget B (base6 has not finished; then: run.sh budget)"
-		return 1
-	fi
+	train_args "$name" "$2" || rc=$?
+	case $rc in
+	0) ;;
+	3) log "train $name: STOP_TIME=$STOP_TIME has passed; rerun the same command to continue"; return 1 ;;
+	*) log "train $name: waits for the budget B (base6 has not finished; then: run.sh budget)"; return 1 ;;
+	esac
 	mkdir -p "$dir"
 	log "train $name: ${ARGS[*]}; log $dir/train.log"
 	echo "--- $(date -u +%FT%TZ) $name" >>"$dir/train.log"
@@ -150,6 +161,7 @@ compute_budget() {
 		[ "$u" -ge "$first" ] || continue
 		[ -s "$dir/avg-$u.bleu" ] && continue
 		[ -s "$(ckpt "$run" $((u - 2 * VALID_EVERY)))" ] || continue
+		stop_at_deadline
 		log "budget: dev BLEU of base6's average at $u"
 		avg3 "$run" "$u" "$dir/avg-$u.bin"
 		translate "$dir/avg-$u.bin" "$DEV_SRC" "$dir/avg-$u.de"
@@ -196,7 +208,8 @@ measure_rates() {
 		grep -q "^$name	" "$f" 2>/dev/null && continue
 		dir=$WORK/rates/$name
 		rm -rf "$dir"
-		B=1000000 STOP_TIME=$RATE_TIME train_args "$name" "$THREADS"
+		B=1000000 DEADLINE= train_args "$name" "$THREADS"
+		ARGS+=(--stop-time "$RATE_TIME")
 		log "rates: $name for $RATE_TIME"
 		"$STRATA" train --data "$DATA" --save-dir "$dir" "${ARGS[@]}" --save-interval-updates 1000000 >"$WORK/rates/$name.log" 2>&1 || true
 		n=$(grep -o '"update":[0-9]*' "$dir/metrics.jsonl" | tail -n 1 | cut -d: -f2)

@@ -18,9 +18,10 @@
 # Resumable at every stage: trainings continue from checkpoint_last
 # (--resume); decoding, scoring and plots skip when their outputs exist;
 # archived systems are restored into a fresh WORK and neither trained nor
-# decoded again. STOP_TIME=2h bounds each training invocation; the same
-# command continues. The script is one brace group, so editing it while a
-# piece runs does not change the running piece.
+# decoded again. STOP_TIME=2h bounds the invocation: each training gets
+# what is left of it, no step starts after it (experiments/deadline.sh),
+# and the same command continues. The script is one brace group, so
+# editing it while a piece runs does not change the running piece.
 #
 #   experiments/msc/run.sh                       # the systems of SYSTEMS, in order
 #   THREADS=1 STOP_TIME=2h30m experiments/msc/run.sh   # one piece, one thread (beside another training)
@@ -83,6 +84,9 @@ WORK=$(cd "$WORK" && pwd)
 if [ "$SMOKE" = 1 ]; then RESULTS=${RESULTS:-$WORK/results}; else RESULTS=${RESULTS:-experiments/msc/results}; fi
 # shellcheck source=experiments/msc/lib.sh
 . experiments/msc/lib.sh
+# shellcheck source=experiments/deadline.sh
+. experiments/deadline.sh
+deadline_start
 
 case ${1:-} in
 status) status; exit 0 ;;
@@ -120,10 +124,13 @@ for name in $SYSTEMS; do
 		break
 	fi
 	[ "$name" = base6 ] && compute_budget
+	stop_at_deadline
 	evaluate "$name"
 	archive "$name"
 done
+stop_at_deadline
 contrasts
+stop_at_deadline
 figures
 log "tables in $WORK/scores; state: experiments/msc/run.sh status"
 exit 0

@@ -53,12 +53,13 @@
 # trainings continue from checkpoint_last (--resume) and a system counts as
 # trained only when `strata train` ended by patience or by the cap (the
 # reason is in RUN/.done); evaluations skip when matrix.json exists and
-# reuse kept hypotheses otherwise. STOP_TIME=3h bounds each training
-# invocation (fairseq's --stop-time): the script then stops and the same
-# command continues. Ctrl-C saves a checkpoint.
+# reuse kept hypotheses otherwise. STOP_TIME=3h bounds the invocation:
+# each training gets what is left of it (fairseq's --stop-time), no step
+# starts after it, and the same command continues (experiments/deadline.sh).
+# Ctrl-C saves a checkpoint.
 #
 #   experiments/zero-shot/run.sh                 # everything, in order
-#   STOP_TIME=3h experiments/zero-shot/run.sh    # in pieces
+#   STOP_TIME=3h experiments/zero-shot/run.sh    # in pieces of at most 3 h (and the step running then)
 #   PARALLEL=2 experiments/zero-shot/run.sh      # twins side by side, one thread each
 #   experiments/zero-shot/run.sh status          # state of every system
 #   experiments/zero-shot/run.sh interim         # evaluate the best checkpoints so far
@@ -166,6 +167,9 @@ WORK=$(cd "$WORK" && pwd)
 if [ "$SMOKE" = 1 ]; then RESULTS=${RESULTS:-$WORK/results}; else RESULTS=${RESULTS:-experiments/zero-shot/results}; fi
 # shellcheck source=experiments/zero-shot/results.sh
 . experiments/zero-shot/results.sh
+# shellcheck source=experiments/deadline.sh
+. experiments/deadline.sh
+deadline_start
 LANGCSV=$(echo $LANGS | tr ' ' ,)
 
 # --- the systems, in Table 2's order ---------------------------------------
@@ -298,7 +302,9 @@ train() {
 	local extra=()
 	[ "$res" = nores ] && extra+=(--set no_residual_layer=4)
 	[ "$params" = simple ] && extra+=(--set norm_params=false)
-	[ -n "$STOP_TIME" ] && extra+=(--stop-time "$STOP_TIME")
+	local left
+	left=$(time_left) || { log "train $name: STOP_TIME=$STOP_TIME has passed; rerun the same command to continue"; return 1; }
+	[ -n "$left" ] && extra+=(--stop-time "$left")
 	log "train $name ($norm, $2, $res, $params): until $PATIENCE validations without improvement, at most $MAX_UPDATE updates; log $dir/train.log"
 	echo "--- $(date -u +%FT%TZ) $*" >>"$dir/train.log"
 	local rc=0
@@ -385,13 +391,17 @@ evaluate() { # SYSTEM...
 	for s in "$@"; do
 		name=${s%% *}
 		selected "$name" && [ -e "$WORK/runs/$name/.done" ] || continue
-		for t in l10n tatoeba flores dev; do matrix "$name" "$t"; done
+		for t in l10n tatoeba flores dev; do
+			stop_at_deadline
+			matrix "$name" "$t"
+		done
 	done
 }
 llr() { # NAME LEGEND
 	local out=$WORK/llr/$1
 	[ -s "$out/llr.json" ] && return 0
 	selected "$1" && [ -e "$WORK/runs/$1/.done" ] || return 0
+	stop_at_deadline
 	log "llr $1"
 	"$STRATA" analyze llr --model "$WORK/runs/$1" --dev "$L10N/dev" --test "$L10N/test" --langs "$LANGCSV" \
 		--max-dev-lines "$LLR_DEV_LINES" --max-test-lines "$LLR_TEST_LINES" --name "$2" \
