@@ -130,7 +130,7 @@ func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 	defer in.Close()
 	total := countLines(f.input, in.Size)
 	so := decode.StreamOptions{Src: f.src, Tgt: f.tgt, Pivot: f.pivot, Buffer: f.buffer, Scores: f.scores,
-		Progress: os.Stderr, ProgressLog: !term.IsTerminal(int(os.Stderr.Fd())), Total: total}
+		Progress: os.Stderr, ProgressLog: !term.IsTerminal(int(os.Stderr.Fd())), Total: total, Name: textio.Name(f.input)}
 	var src io.Reader = in
 	if f.shard != "" {
 		if src, err = shardInput(f, in, &so); err != nil {
