@@ -90,3 +90,20 @@ func TestOneMeaningPerFlag(t *testing.T) {
 		}
 	}
 }
+
+// --output is -o and --model is -m wherever they exist, as docs/cli.md's
+// table of conventions says: one spelling for the whole CLI.
+func TestShortOutputAndModelEverywhere(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for long, short := range map[string]string{"output": "o", "model": "m"} {
+			if f := c.Flags().Lookup(long); f != nil && f.Shorthand != short {
+				t.Errorf("%s --%s has no -%s", c.CommandPath(), long, short)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(rootCmd)
+}
