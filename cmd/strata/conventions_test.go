@@ -45,6 +45,9 @@ func TestOldFlagSpellings(t *testing.T) {
 		{[]string{"eval"}, []string{"--reference", "R"}, "ref", "[R]"},
 		{[]string{"quantize"}, []string{"-m", "M"}, "model", "M"},
 		{[]string{"quantize"}, []string{"-o", "O"}, "output", "O"},
+		{[]string{"translate"}, []string{"--no-repeat-ngram-size", "3"}, "no-repeat-ngram", "3"},
+		{[]string{"eval-matrix"}, []string{"--no-repeat-ngram-size", "3"}, "no-repeat-ngram", "3"},
+		{[]string{"eval"}, []string{"--smooth-method", "floor"}, "smooth", "floor"},
 	} {
 		resetFlags(rootCmd)
 		cmd, _, err := rootCmd.Find(c.cmd)

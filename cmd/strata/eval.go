@@ -89,8 +89,8 @@ docs/metrics.md.`,
 	fl.StringVar(&f.placeholders, "placeholders", "", "source file: also report the share of hypotheses that are not empty and hold their source line's placeholders (printf, braces, shell variables, tags, entities; docs/l10n.md)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object per metric and line")
 	fl.IntVar(&f.width, "width", 2, "decimals printed for scores")
-	// --reference as score-nll takes it
-	rootCmd.AddCommand(aliases(cmd, map[string]string{"reference": "ref"}))
+	// --reference as score-nll takes it; --smooth-method as sacreBLEU spells it
+	rootCmd.AddCommand(aliases(cmd, map[string]string{"reference": "ref", "smooth-method": "smooth"}))
 }
 
 // namedMetric is a metric with what is needed to print it.
