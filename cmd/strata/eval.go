@@ -118,6 +118,9 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if _, err := metrics.ParsePValueMethod(f.pValue); err != nil {
 		return fmt.Errorf("eval: --p-value: %w", err)
 	}
+	if err := checkEvalNumbers(f); err != nil {
+		return err
+	}
 	if f.pairedBS && f.confidence {
 		return fmt.Errorf("eval: --paired-bs already prints both systems' confidence intervals; drop --confidence")
 	}
@@ -166,6 +169,33 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		return printJSON(out, f.width, results)
 	}
 	return printTable(out, f.width, results)
+}
+
+// checkEvalNumbers refuses numeric flags out of range. The metrics
+// package reads 0 as "the default", so without this --max-ngram-order 0,
+// --chrf-beta 0 or --paired-bs-n 0 would silently score with 4, 2 or 1000
+// while the user believes otherwise.
+func checkEvalNumbers(f *evalFlags) error {
+	for _, c := range []struct {
+		flag string
+		v    int
+		min  int
+	}{
+		{"width", f.width, 0},
+		{"max-ngram-order", f.maxOrder, 1},
+		{"chrf-char-order", f.chrfChar, 1},
+		{"chrf-beta", f.chrfBeta, 1},
+		{"confidence-n", f.confidenceN, 1},
+		{"paired-bs-n", f.bsSamples, 1},
+	} {
+		if c.v < c.min {
+			return fmt.Errorf("eval: --%s %d: must be at least %d", c.flag, c.v, c.min)
+		}
+	}
+	if f.smoothValue < 0 {
+		return fmt.Errorf("eval: --smooth-value %g: must not be negative", f.smoothValue)
+	}
+	return nil
 }
 
 // placeholdersKept is the share (%) of hypotheses that keep their source
