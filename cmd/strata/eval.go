@@ -55,7 +55,7 @@ multi-bleu.perl on tokenised text), rouge (ROUGE-1/2/L F1).
 bootstrap resampling on sacreBLEU's resamples, with a two-sided p-value
 (--p-value sacrebleu gives sacreBLEU's paired_bs p-value instead). See
 docs/metrics.md.`,
-		Args: cobra.NoArgs,
+		Args: evalArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runEval(cmd, &f)
 		},
@@ -91,6 +91,16 @@ docs/metrics.md.`,
 	fl.IntVar(&f.width, "width", 2, "decimals printed for scores")
 	// --reference as score-nll takes it; --smooth-method as sacreBLEU spells it
 	rootCmd.AddCommand(aliases(cmd, map[string]string{"reference": "ref", "smooth-method": "smooth"}))
+}
+
+// evalArgs refuses positional arguments saying where references go:
+// sacreBLEU takes them positionally (sacrebleu REF -i HYP), and cobra's
+// own answer, unknown command "REF", sends the user looking elsewhere.
+func evalArgs(_ *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("eval: unexpected argument %q: give reference files with --ref (--ref %s; repeat --ref for several), not positionally as sacreBLEU does", args[0], args[0])
+	}
+	return nil
 }
 
 // namedMetric is a metric with what is needed to print it.

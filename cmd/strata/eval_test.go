@@ -180,3 +180,13 @@ func TestEvalRefusesOutOfRangeNumbers(t *testing.T) {
 		}
 	}
 }
+
+// References given positionally, as sacreBLEU takes them, get an error
+// that says to use --ref.
+func TestEvalPositionalReferenceSaysRef(t *testing.T) {
+	_, hyp, r1, _ := evalFiles(t)
+	_, _, err := runErr("eval", r1, "-i", hyp)
+	if err == nil || !strings.Contains(err.Error(), "--ref "+r1) {
+		t.Fatalf("error %v, want one saying --ref %s", err, r1)
+	}
+}
