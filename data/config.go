@@ -2,7 +2,9 @@ package data
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,7 +111,10 @@ func LoadConfig(path string) (*Config, error) {
 	var c Config
 	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil {
+	if err := dec.Decode(&c); errors.Is(err, io.EOF) {
+		// yaml says only "EOF" for a file with no document in it
+		return nil, fmt.Errorf("%s: no YAML document in it: want a mapping with languages, bpe and splits (docs/data.md)", textio.Name(path))
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %w", textio.Name(path), err)
 	}
 	if textio.IsStdin(path) {

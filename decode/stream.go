@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/strata-nmt/strata/internal/progress"
+	"github.com/strata-nmt/strata/internal/textio"
 )
 
 // StreamOptions configure Stream.
@@ -30,6 +30,8 @@ type StreamOptions struct {
 	// FirstLine is the number of corpus lines before the input (a shard's
 	// start), so that n-best line numbers and messages count in the corpus.
 	FirstLine int
+	// Name is how errors name the input (default "standard input").
+	Name string
 }
 
 // Stream translates r line by line into w.
@@ -40,7 +42,10 @@ func (t *Translator) Stream(r io.Reader, w io.Writer, o StreamOptions) error {
 	if err := t.CheckDirection(o.Src, o.Tgt, o.Pivot); err != nil {
 		return err
 	}
-	br := bufio.NewReaderSize(r, 1<<20)
+	if o.Name == "" {
+		o.Name = textio.Name(textio.Stdin)
+	}
+	lr := textio.NewLineReader(r, o.Name)
 	bw := bufio.NewWriterSize(w, 1<<16)
 	prog := progress.New(o.Progress, "translate", int64(o.Total), progress.Options{Terminal: !o.ProgressLog, Unit: "lines"})
 	tokens0 := t.Stats.Tokens
@@ -50,19 +55,20 @@ func (t *Translator) Stream(r io.Reader, w io.Writer, o StreamOptions) error {
 	for eof := false; !eof; {
 		var lines []string
 		for len(lines) < o.Buffer {
-			l, err := br.ReadString('\n')
+			l, err := lr.Next()
 			if err == io.EOF {
 				eof = true
-				if l == "" {
-					break
-				}
+				break
 			} else if err != nil {
 				return fmt.Errorf("reading input: %w", err)
 			}
-			lines = append(lines, strings.TrimRight(l, "\r\n"))
-			if eof {
-				break
+			// A line that is not UTF-8 would be tokenised as U+FFFD and
+			// translated as garbage: refuse it, naming the corpus line.
+			n := t.Stats.Lines - first + o.FirstLine + len(lines) + 1
+			if err := textio.CheckUTF8(o.Name, n, l); err != nil {
+				return err
 			}
+			lines = append(lines, l)
 		}
 		if len(lines) == 0 {
 			break

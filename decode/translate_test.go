@@ -240,3 +240,13 @@ func TestBatchEndBoundsDecoderState(t *testing.T) {
 		}
 	}
 }
+
+func TestStreamRefusesInvalidUTF8(t *testing.T) {
+	b := testBundle(t, data.TagSENCTDEC)
+	tr := testTranslator(t, b, testOptions(2))
+	var out bytes.Buffer
+	err := tr.Stream(strings.NewReader("the cat\nbad \xff byte\n"), &out, StreamOptions{Src: "en", Tgt: "de", Name: "in.en", Buffer: 1, FirstLine: 10})
+	if err == nil || !strings.Contains(err.Error(), "in.en:12: invalid UTF-8 at byte 5") {
+		t.Fatalf("err = %v, want in.en:12: invalid UTF-8 at byte 5", err)
+	}
+}

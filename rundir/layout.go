@@ -93,7 +93,8 @@ func ResolveModel(p string) (path, runDir string, err error) {
 	}
 	best, err := BestModelPath(p)
 	if err != nil {
-		return "", "", fmt.Errorf("%s holds no %s: %w", p, ModelFile, err)
+		return "", "", fmt.Errorf("%s holds no %s, %s or %s: want a run directory (strata train --save-dir) or a model file",
+			p, ModelFile, BestCheckpoint, LastCheckpoint)
 	}
 	return best, p, nil
 }

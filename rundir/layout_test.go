@@ -51,3 +51,14 @@ func TestInfoDataPath(t *testing.T) {
 		t.Fatalf("old run.json: %q, %v", info.DataDir, err)
 	}
 }
+
+// A directory without any model file is refused naming the three files
+// looked for, once each, and what --model wants.
+func TestResolveModelEmptyDirectory(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := ResolveModel(dir)
+	want := dir + " holds no model.bin, checkpoint_best.bin or checkpoint_last.bin: want a run directory (strata train --save-dir) or a model file"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+}

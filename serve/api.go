@@ -183,6 +183,9 @@ func (s *Server) handleTranslate(w http.ResponseWriter, r *http.Request, rl *req
 	if err != nil {
 		return err
 	}
+	if err := checkJSONSyntax(r, body); err != nil {
+		return err
+	}
 	if isLibre(body) {
 		rl.api = "libretranslate"
 		return s.handleLibre(w, r, body, rl)

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -100,6 +101,34 @@ func TestOptionsRefusedAtStart(t *testing.T) {
 			t.Errorf("%s: the server started", name)
 		} else if !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", name, err, c.want)
+		}
+	}
+}
+
+// A body that starts as a JSON object but is cut short or misspelt is
+// refused for its JSON, saying where the parser stopped, on /translate and
+// /detect alike, whatever Content-Type it came with: not read as a form
+// and refused for a missing q.
+func TestMalformedJSONNamesTheSyntaxError(t *testing.T) {
+	o := testOptions()
+	o.LID = langid.NewFallback()
+	_, ts, _ := newTestServer(t, testBundle(t), o)
+	for _, c := range []struct{ path, ct, body string }{
+		{"/translate", "application/x-www-form-urlencoded", `{"text": [`},
+		{"/translate", "application/json", `{"q": "x", "source": "en", "target": "de"`},
+		{"/translate", "application/json", ` {"text": ["a",], "src_lang": "en", "tgt_lang": "de"}`},
+		{"/detect", "application/json", `{"q": "x"`},
+	} {
+		resp, err := http.Post(ts.URL+c.path, c.ct, strings.NewReader(c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out map[string]any
+		json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		msg, _ := out["error"].(string)
+		if resp.StatusCode != 400 || !strings.Contains(msg, "not valid JSON") || !strings.Contains(msg, "at byte") {
+			t.Errorf("%s %q: status %d, error %q, want 400 naming the JSON syntax error", c.path, c.body, resp.StatusCode, msg)
 		}
 	}
 }

@@ -108,6 +108,9 @@ func (s *Server) handleDetect(w http.ResponseWriter, r *http.Request, rl *reqLog
 	if err != nil {
 		return err
 	}
+	if err := checkJSONSyntax(r, body); err != nil {
+		return err
+	}
 	texts, err := detectTexts(r, body)
 	if err != nil {
 		return err

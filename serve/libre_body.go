@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"mime"
 	"mime/multipart"
 	"net/http"
@@ -21,6 +22,30 @@ func jsonObject(body []byte) (map[string]json.RawMessage, bool) {
 		return nil, false
 	}
 	return fields, true
+}
+
+// checkJSONSyntax refuses a body that starts as a JSON object but is not
+// valid JSON, with the parser's error and where it stopped. Without it
+// such a body would be read as a form and refused for a missing q, which
+// sends the client looking for the wrong mistake. A form never starts
+// with "{" (a URL-encoded form escapes it).
+func checkJSONSyntax(r *http.Request, body []byte) error {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
+		return nil
+	}
+	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return nil
+	}
+	var v any
+	err := json.Unmarshal(body, &v)
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return badRequest("request body is not valid JSON: %v (at byte %d)", err, se.Offset)
+	case err != nil:
+		return badRequest("request body is not valid JSON: %v", err)
+	}
+	return nil
 }
 
 // isLibre tells a LibreTranslate request (JSON with "q", or anything that

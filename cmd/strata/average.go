@@ -55,6 +55,6 @@ refused. The result loads with strata translate --model FILE.`,
 	fl := cmd.Flags()
 	fl.IntVar(&last, "last", 0, "average the N latest numbered checkpoints of --dir")
 	fl.StringVar(&dir, "dir", "", "run directory (with --last)")
-	fl.StringVar(&output, "output", "", "model file to write")
+	fl.StringVarP(&output, "output", "o", "", "model file to write")
 	rootCmd.AddCommand(cmd)
 }

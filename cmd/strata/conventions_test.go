@@ -45,6 +45,9 @@ func TestOldFlagSpellings(t *testing.T) {
 		{[]string{"eval"}, []string{"--reference", "R"}, "ref", "[R]"},
 		{[]string{"quantize"}, []string{"-m", "M"}, "model", "M"},
 		{[]string{"quantize"}, []string{"-o", "O"}, "output", "O"},
+		{[]string{"translate"}, []string{"--no-repeat-ngram-size", "3"}, "no-repeat-ngram", "3"},
+		{[]string{"eval-matrix"}, []string{"--no-repeat-ngram-size", "3"}, "no-repeat-ngram", "3"},
+		{[]string{"eval"}, []string{"--smooth-method", "floor"}, "smooth", "floor"},
 	} {
 		resetFlags(rootCmd)
 		cmd, _, err := rootCmd.Find(c.cmd)
@@ -89,4 +92,21 @@ func TestOneMeaningPerFlag(t *testing.T) {
 			t.Errorf("%s --max-tokens defaults to %s, translate to %s", name, v, maxTokens["strata translate"])
 		}
 	}
+}
+
+// --output is -o and --model is -m wherever they exist, as docs/cli.md's
+// table of conventions says: one spelling for the whole CLI.
+func TestShortOutputAndModelEverywhere(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for long, short := range map[string]string{"output": "o", "model": "m"} {
+			if f := c.Flags().Lookup(long); f != nil && f.Shorthand != short {
+				t.Errorf("%s --%s has no -%s", c.CommandPath(), long, short)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(rootCmd)
 }

@@ -55,7 +55,7 @@ multi-bleu.perl on tokenised text), rouge (ROUGE-1/2/L F1).
 bootstrap resampling on sacreBLEU's resamples, with a two-sided p-value
 (--p-value sacrebleu gives sacreBLEU's paired_bs p-value instead). See
 docs/metrics.md.`,
-		Args: cobra.NoArgs,
+		Args: evalArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runEval(cmd, &f)
 		},
@@ -89,8 +89,18 @@ docs/metrics.md.`,
 	fl.StringVar(&f.placeholders, "placeholders", "", "source file: also report the share of hypotheses that are not empty and hold their source line's placeholders (printf, braces, shell variables, tags, entities; docs/l10n.md)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object per metric and line")
 	fl.IntVar(&f.width, "width", 2, "decimals printed for scores")
-	// --reference as score-nll takes it
-	rootCmd.AddCommand(aliases(cmd, map[string]string{"reference": "ref"}))
+	// --reference as score-nll takes it; --smooth-method as sacreBLEU spells it
+	rootCmd.AddCommand(aliases(cmd, map[string]string{"reference": "ref", "smooth-method": "smooth"}))
+}
+
+// evalArgs refuses positional arguments saying where references go:
+// sacreBLEU takes them positionally (sacrebleu REF -i HYP), and cobra's
+// own answer, unknown command "REF", sends the user looking elsewhere.
+func evalArgs(_ *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("eval: unexpected argument %q: give reference files with --ref (--ref %s; repeat --ref for several), not positionally as sacreBLEU does", args[0], args[0])
+	}
+	return nil
 }
 
 // namedMetric is a metric with what is needed to print it.
@@ -117,6 +127,9 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	}
 	if _, err := metrics.ParsePValueMethod(f.pValue); err != nil {
 		return fmt.Errorf("eval: --p-value: %w", err)
+	}
+	if err := checkEvalNumbers(f); err != nil {
+		return err
 	}
 	if f.pairedBS && f.confidence {
 		return fmt.Errorf("eval: --paired-bs already prints both systems' confidence intervals; drop --confidence")
@@ -166,6 +179,33 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		return printJSON(out, f.width, results)
 	}
 	return printTable(out, f.width, results)
+}
+
+// checkEvalNumbers refuses numeric flags out of range. The metrics
+// package reads 0 as "the default", so without this --max-ngram-order 0,
+// --chrf-beta 0 or --paired-bs-n 0 would silently score with 4, 2 or 1000
+// while the user believes otherwise.
+func checkEvalNumbers(f *evalFlags) error {
+	for _, c := range []struct {
+		flag string
+		v    int
+		min  int
+	}{
+		{"width", f.width, 0},
+		{"max-ngram-order", f.maxOrder, 1},
+		{"chrf-char-order", f.chrfChar, 1},
+		{"chrf-beta", f.chrfBeta, 1},
+		{"confidence-n", f.confidenceN, 1},
+		{"paired-bs-n", f.bsSamples, 1},
+	} {
+		if c.v < c.min {
+			return fmt.Errorf("eval: --%s %d: must be at least %d", c.flag, c.v, c.min)
+		}
+	}
+	if f.smoothValue < 0 {
+		return fmt.Errorf("eval: --smooth-value %g: must not be negative", f.smoothValue)
+	}
+	return nil
 }
 
 // placeholdersKept is the share (%) of hypotheses that keep their source

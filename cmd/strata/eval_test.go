@@ -159,3 +159,34 @@ func TestEvalPlaceholders(t *testing.T) {
 		t.Errorf("a source of another length: %v", err)
 	}
 }
+
+// Numeric flags out of range are errors naming the flag: the metrics
+// package reads 0 as its default, which would score with other settings
+// than the ones asked for, and a negative --width printed %!(BADPREC).
+func TestEvalRefusesOutOfRangeNumbers(t *testing.T) {
+	_, hyp, r1, _ := evalFiles(t)
+	for _, args := range [][]string{
+		{"--width", "-1"},
+		{"--max-ngram-order", "0"},
+		{"--chrf-char-order", "0"},
+		{"--chrf-beta", "0"},
+		{"--confidence", "--confidence-n", "0"},
+		{"--paired-bs", "--baseline", r1, "--paired-bs-n", "-5"},
+		{"--smooth", "floor", "--smooth-value", "-1"},
+	} {
+		_, _, err := runErr(append([]string{"eval", "--hyp", hyp, "--ref", r1, "-m", "bleu,chrf"}, args...)...)
+		if err == nil || !strings.Contains(err.Error(), args[len(args)-2]+" "+args[len(args)-1]) {
+			t.Errorf("eval %s: error %v, want one naming the flag and its value", strings.Join(args, " "), err)
+		}
+	}
+}
+
+// References given positionally, as sacreBLEU takes them, get an error
+// that says to use --ref.
+func TestEvalPositionalReferenceSaysRef(t *testing.T) {
+	_, hyp, r1, _ := evalFiles(t)
+	_, _, err := runErr("eval", r1, "-i", hyp)
+	if err == nil || !strings.Contains(err.Error(), "--ref "+r1) {
+		t.Fatalf("error %v, want one saying --ref %s", err, r1)
+	}
+}

@@ -64,7 +64,7 @@ sources' lists. See docs/decoding.md.`,
 	fl := cmd.Flags()
 	fl.StringVar(&dataDir, "data", "", "prepared data directory")
 	fl.StringVar(&split, "split", "train", "split to learn from")
-	fl.StringVar(&output, "output", "", "shortlist file to write")
+	fl.StringVarP(&output, "output", "o", "", "shortlist file to write")
 	fl.IntVar(&opt.K, "k", opt.K, "target tokens kept per source token")
 	fl.IntVar(&opt.Frequent, "frequent", opt.Frequent, "most frequent target tokens always kept")
 	fl.StringVar(&opt.Score, "score", opt.Score, "association score: dice or cond")

@@ -52,6 +52,8 @@ func searchFlags(cmd *cobra.Command, o *decode.Options) {
 	fl.Float64Var(&o.Sampling.Temperature, "temperature", 1, "divide log-probabilities by this before sampling")
 	fl.Uint64Var(&o.Sampling.Seed, "sampling-seed", 1, "sampling seed (a line's samples depend only on the seed and the line)")
 	computeFlags(fl, o)
+	// fairseq's spelling, for scripts moved over from fairseq-generate
+	aliases(cmd, map[string]string{"no-repeat-ngram-size": "no-repeat-ngram"})
 }
 
 func init() {
@@ -130,7 +132,7 @@ func runTranslate(cmd *cobra.Command, f *translateFlags) error {
 	defer in.Close()
 	total := countLines(f.input, in.Size)
 	so := decode.StreamOptions{Src: f.src, Tgt: f.tgt, Pivot: f.pivot, Buffer: f.buffer, Scores: f.scores,
-		Progress: os.Stderr, ProgressLog: !term.IsTerminal(int(os.Stderr.Fd())), Total: total}
+		Progress: os.Stderr, ProgressLog: !term.IsTerminal(int(os.Stderr.Fd())), Total: total, Name: textio.Name(f.input)}
 	var src io.Reader = in
 	if f.shard != "" {
 		if src, err = shardInput(f, in, &so); err != nil {

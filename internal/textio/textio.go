@@ -168,8 +168,8 @@ func SplitLines(name, text string) ([]string, error) {
 			l, text = text[:i], text[i+1:]
 		}
 		l = strings.TrimSuffix(l, "\r")
-		if !utf8.ValidString(l) {
-			return nil, fmt.Errorf("%s:%d: invalid UTF-8 at byte %d of the line (want UTF-8 text)", name, len(lines)+1, invalidAt(l))
+		if err := CheckUTF8(name, len(lines)+1, l); err != nil {
+			return nil, err
 		}
 		lines = append(lines, l)
 	}
@@ -201,6 +201,15 @@ func (lr *LineReader) Next() (string, error) {
 	lr.n++
 	b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
 	return string(b), nil
+}
+
+// CheckUTF8 is the error for line number n of name when it is not UTF-8
+// (nil when it is): every reader of text refuses such a line the same way.
+func CheckUTF8(name string, n int, line string) error {
+	if utf8.ValidString(line) {
+		return nil
+	}
+	return fmt.Errorf("%s:%d: invalid UTF-8 at byte %d of the line (want UTF-8 text)", name, n, invalidAt(line))
 }
 
 func invalidAt(s string) int {
