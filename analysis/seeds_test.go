@@ -28,7 +28,9 @@ func seedSig(zero, off, sup metrics.Difference) *Significance {
 		SupervisedAverage: &AverageTest{Directions: 1, Diff: sup}}
 }
 
-func d(v, p float64) metrics.Difference { return metrics.Difference{Value: v, Lower: v - 1, Upper: v + 1, PValue: p} }
+func d(v, p float64) metrics.Difference {
+	return metrics.Difference{Value: v, Lower: v - 1, Upper: v + 1, PValue: p}
+}
 
 // threeSeeds: zero-shot BLEU +5, +3, +4 with p = .001, .01, .2 (2 of 3
 // significant: confirmed); off-target -10, -20, -5 points with only the
