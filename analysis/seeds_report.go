@@ -15,7 +15,7 @@ func (s *SeedStudy) WriteMarkdown(w io.Writer) error {
 	bw := &errWriter{w: w}
 	n := s.Seeds
 	bw.printf("Mean ± sample standard deviation over %d seeds.\n\n", n)
-	bw.printf("| system | zero-shot BLEU | zero-shot chrF | zero-shot off-target | supervised BLEU |\n|---|---:|---:|---:|---:|\n")
+	bw.printf("| system | zero-shot BLEU | zero-shot chrF | zero-shot off-target (%%) | supervised BLEU |\n|---|---:|---:|---:|---:|\n")
 	for _, sys := range s.Systems {
 		bw.printf("| %s | %s | %s | %s | %s |\n", sys.Name, sys.ZeroShotBLEU.cell(1), sys.ZeroShotCHRF.cell(1),
 			sys.ZeroShotOffTarget.cell(100), sys.SupervisedBLEU.cell(1))
