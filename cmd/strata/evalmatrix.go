@@ -68,6 +68,7 @@ or search options change). 'strata eval-matrix table' compares systems.`,
 	fl.IntVar(&f.maxTokens, "max-tokens", defaultDecodeMaxTokens, "padded source tokens per batch")
 	searchFlags(cmd, &f.opt)
 	cmd.AddCommand(evalMatrixTableCmd())
+	cmd.AddCommand(evalMatrixSeedsCmd())
 	rootCmd.AddCommand(cancelsCleanly(aliases(cmd, map[string]string{"out": "output"})))
 }
 

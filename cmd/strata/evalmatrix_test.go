@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 
 	"github.com/strata-nmt/strata/analysis"
 )
@@ -91,5 +94,104 @@ func TestEvalMatrixAndLLRNeedTheirFlags(t *testing.T) {
 	}
 	if _, err := runCLI(t, "analyze", "llr", "--model", "x", "--test", "y"); err == nil || !strings.Contains(err.Error(), "--dev") {
 		t.Errorf("llr without --dev: %v", err)
+	}
+}
+
+// seedFixture writes a matrix.json and its kept hypotheses for one system
+// of one seed: de-fr (zero-shot) and en-de (supervised) on refs, with the
+// reference itself as output when perfect and every line cut short
+// otherwise.
+func seedFixture(t *testing.T, dir string, refs map[string]string, lines []string, perfect bool, zeroBLEU float64) string {
+	t.Helper()
+	hyp := make([]string, len(lines))
+	for i, l := range lines {
+		hyp[i] = l
+		if !perfect {
+			hyp[i] = strings.Join(strings.Fields(l)[:2], " ")
+		}
+	}
+	m := &analysis.MatrixResult{TestSet: filepath.Dir(refs["fr"]), Pivot: "en", Directions: []analysis.DirectionResult{
+		{Direction: analysis.Direction{Src: "de", Tgt: "fr"}, Kind: analysis.ZeroShot, Ref: refs["fr"]},
+		{Direction: analysis.Direction{Src: "en", Tgt: "de"}, Kind: analysis.Supervised, Ref: refs["de"]},
+	}}
+	for i := range m.Directions {
+		m.Directions[i].Lines = len(lines)
+		m.Directions[i].BLEU = zeroBLEU
+		writeLines(t, filepath.Join(dir, "hyp", m.Directions[i].String()+".txt"), hyp)
+	}
+	m.Supervised, m.ZeroShot, m.PivotZeroShot = analysis.Averages(m.Directions)
+	p := filepath.Join(dir, "matrix.json")
+	if err := analysis.WriteJSON(p, m); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func writeLines(t *testing.T, path string, lines []string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// resetSeedFlags clears --seed, which cobra keeps (and appends to) between
+// executions in one process.
+func resetSeedFlags(t *testing.T) {
+	c, _, err := rootCmd.Find([]string{"eval-matrix", "seeds"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Flags().Lookup("seed").Value.(pflag.SliceValue).Replace(nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestEvalMatrixSeeds(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for i := 0; i < 30; i++ {
+		lines = append(lines, fmt.Sprintf("sentence %d has several words number %d here", i, i*7))
+	}
+	refs := map[string]string{"fr": filepath.Join(dir, "test", "fr.txt"), "de": filepath.Join(dir, "test", "de.txt")}
+	for _, p := range refs {
+		writeLines(t, p, lines)
+	}
+	var args []string
+	for s, bleu := range []float64{10, 12, 14} {
+		base := seedFixture(t, filepath.Join(dir, fmt.Sprint(s), "pre"), refs, lines, false, bleu)
+		sys := seedFixture(t, filepath.Join(dir, fmt.Sprint(s), "post"), refs, lines, true, bleu+20)
+		args = append(args, "--seed", base+","+sys)
+	}
+	run := func(extra ...string) (string, error) {
+		resetSeedFlags(t)
+		return runCLI(t, append([]string{"eval-matrix", "seeds", "--baseline-name", "pre", "--system-name", "post",
+			"--bootstrap-samples", "200"}, extra...)...)
+	}
+	out, err := run(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| pre | 12.00 ± 2.00 |", "| post | 32.00 ± 2.00 |", "| zero-shot BLEU |",
+		"| 3 of 3 | confirmed (post better) |", "| supervised BLEU |", "two-sided paired bootstrap"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("seeds lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := run(args[:2]...); err == nil || !strings.Contains(err.Error(), "at least 2") {
+		t.Errorf("one seed: %v", err)
+	}
+	if _, err := run("--seed", "a.json", "--seed", "b.json"); err == nil || !strings.Contains(err.Error(), "BASE_MATRIX.json,SYSTEM_MATRIX.json") {
+		t.Errorf("--seed without a comma: %v", err)
+	}
+	// A third seed scored against other references than the first.
+	swapped := map[string]string{"fr": refs["de"], "de": refs["fr"]}
+	otherBase := seedFixture(t, filepath.Join(dir, "other", "pre"), swapped, lines, false, 10)
+	otherSys := seedFixture(t, filepath.Join(dir, "other", "post"), swapped, lines, true, 30)
+	bad := append(append([]string{}, args[:4]...), "--seed", otherBase+","+otherSys)
+	if _, err := run(bad...); err == nil || !strings.Contains(err.Error(), "seed 3: "+otherBase) {
+		t.Errorf("a seed on other references: %v, want %s named", err, otherBase)
 	}
 }

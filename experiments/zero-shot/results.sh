@@ -175,12 +175,33 @@ contrast() {
 		"$2=$WORK/eval/$2/$1/matrix.json" "$3=$WORK/eval/$3/$1/matrix.json"
 }
 
+# seeds_table TEST: rows #1 and #2 over their three seeds on TEST
+# (eval-matrix seeds: mean ± sd, and each averaged contrast per seed with
+# the verdict of the rule fixed before the runs). seeds_ready TEST says
+# whether all six systems are evaluated on TEST.
+seeds_ready() {
+	local s
+	for s in "" -s2 -s3; do
+		[ -s "$WORK/eval/pre-senc$s/$1/matrix.json" ] && [ -s "$WORK/eval/post-senc$s/$1/matrix.json" ] || return 1
+	done
+}
+seeds_table() {
+	local -a args=()
+	local s
+	for s in "" -s2 -s3; do
+		args+=(--seed "$WORK/eval/pre-senc$s/$1/matrix.json,$WORK/eval/post-senc$s/$1/matrix.json")
+	done
+	"$STRATA" eval-matrix seeds --baseline-name pre-senc --system-name post-senc --min-significant 2 \
+		--bootstrap-samples "$BOOTSTRAP_SAMPLES" --lid-model "$LID" "${args[@]}"
+}
+
 # summarize writes WORK/summary/: the tables of every evaluated system
 # beside the paper's, every PostNorm (and Swap-PreNorm) system against its
 # PreNorm twin by paired bootstrap (significance-*.md), every row against
 # the rows it differs from in one other setting (effects-*.md), the pivot
 # system's direct zero-shot translation against its pivoting (pivot-*.md),
-# the LLR figures, and the state table.
+# rows #1 and #2 over their three seeds (seeds-*.md), the LLR figures, and
+# the state table.
 # It runs at the end of the recipe and on its own (`run.sh summary`) with
 # whatever is evaluated so far.
 summarize() {
@@ -213,12 +234,18 @@ summarize() {
 				echo >>"$S/effects-$t.md"
 			done < <(effects "$name")
 		done
+		local seeds=
+		if seeds_ready "$t"; then
+			seeds_table "$t" >"$S/seeds-$t.md.tmp"
+			mv "$S/seeds-$t.md.tmp" "$S/seeds-$t.md"
+			seeds=", $S/seeds-$t.md"
+		fi
 		local pivot=
 		if [ -s "$WORK/eval/$PIVOT_SYSTEM/$t/matrix.json" ]; then
 			pivot_table "$t" "$PIVOT_SYSTEM" >"$S/pivot-$t.md"
 			pivot=", $S/pivot-$t.md"
 		fi
-		log "summary ($t): $S/table-$t.md, $S/significance-$t.md, $S/effects-$t.md$pivot"
+		log "summary ($t): $S/table-$t.md, $S/significance-$t.md, $S/effects-$t.md$seeds$pivot"
 	done
 	local pair a b
 	for pair in "Pre=pre-senc Post=post-senc llr-senc" "Pre=pre-tenc Post=post-tenc llr-tenc"; do
