@@ -242,13 +242,11 @@ supervised, pivot_zero_shot, reported, significance) for scripts.`,
 			if baseline != "" && againstPivot {
 				return fmt.Errorf("--baseline and --against-pivot each fill the significance column: give one")
 			}
-			var det analysis.Identifier
-			if lidModel != "" {
-				m, err := langid.Load(lidModel)
-				if err != nil {
-					return err
-				}
-				det = m
+			det, err := tableIdentifier(lidModel)
+			if err != nil {
+				return err
+			}
+			if det != nil {
 				if err := addReferenceLID(rows, paths, det); err != nil {
 					return err
 				}
@@ -298,6 +296,19 @@ supervised, pivot_zero_shot, reported, significance) for scripts.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the table as JSON (one object per system) instead of Markdown")
 	cmd.Flags().StringVar(&lidModel, "lid-model", "", "the fastText language-ID model eval-matrix used: identifies the references where a matrix lacks them and, with --baseline or --against-pivot, tests the difference of the off-target rates too")
 	return cmd
+}
+
+// tableIdentifier loads the --lid-model of the table commands (table,
+// seeds); without one (nil) they test BLEU only.
+func tableIdentifier(path string) (analysis.Identifier, error) {
+	if path == "" {
+		return nil, nil
+	}
+	m, err := langid.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 func readSummaryRows(args []string) ([]analysis.SummaryRow, []string, error) {

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-nmt/strata/analysis"
-	"github.com/strata-nmt/strata/langid"
 	"github.com/strata-nmt/strata/metrics"
 )
 
@@ -45,13 +44,9 @@ the off-target rate, lower is better); otherwise it is not confirmed.`,
 			if err != nil {
 				return fmt.Errorf("--p-value: %w", err)
 			}
-			var det analysis.Identifier
-			if lidModel != "" {
-				m, err := langid.Load(lidModel)
-				if err != nil {
-					return err
-				}
-				det = m
+			det, err := tableIdentifier(lidModel)
+			if err != nil {
+				return err
 			}
 			opt := metrics.BootstrapOptions{Samples: samples, PValue: method}
 			runs, err := seedRuns(seeds, baseName, sysName, opt, det)
