@@ -16,17 +16,28 @@ func (g *Graph) unary(x *Tensor, op UnaryOp) *Tensor {
 	return y
 }
 
-// Unary on the CPU: ReLU written out, the others a call per element.
+// Unary on the CPU: each op's loop written out, since a closure call per
+// element cost as much as sigmoid's arithmetic.
 func (c cpuBackend) Unary(op UnaryOp, x, y []float32) {
-	if op == OpReLU {
+	switch op {
+	case OpReLU:
 		c.relu(x, y)
 		return
+	case OpSigmoid, OpTanh:
+	default:
+		panic("engine: no function for " + op.String())
 	}
-	f := unaryFunc(op)
+	sig := op == OpSigmoid
 	c.g.parallel(len(x), 8, func(_, lo, hi int) {
 		xs, ys := x[lo:hi], y[lo:hi]
+		if sig {
+			for i, v := range xs {
+				ys[i] = sigmoid32(v)
+			}
+			return
+		}
 		for i, v := range xs {
-			ys[i] = f(v)
+			ys[i] = tanh32(v)
 		}
 	})
 }
@@ -37,32 +48,22 @@ func (c cpuBackend) UnaryBackward(op UnaryOp, x, y, dy, dx []float32) {
 		c.reluBackward(y, dy, dx)
 		return
 	}
-	dfdx := unaryDeriv(op)
+	sig := op == OpSigmoid
+	if !sig && op != OpTanh {
+		panic("engine: no derivative for " + op.String())
+	}
 	c.g.parallel(len(x), 8, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			dx[i] += dy[i] * dfdx(x[i], y[i])
+		ys, dys, dxs := y[lo:hi], dy[lo:hi], dx[lo:hi]
+		if sig { // σ' = y(1-y)
+			for i, v := range ys {
+				dxs[i] += dys[i] * (v * (1 - v))
+			}
+			return
+		}
+		for i, v := range ys { // tanh' = 1-y²
+			dxs[i] += dys[i] * (1 - v*v)
 		}
 	})
-}
-
-func unaryFunc(op UnaryOp) func(float32) float32 {
-	switch op {
-	case OpSigmoid:
-		return sigmoid
-	case OpTanh:
-		return func(v float32) float32 { return float32(math.Tanh(float64(v))) }
-	}
-	panic("engine: no function for " + op.String())
-}
-
-func unaryDeriv(op UnaryOp) func(x, y float32) float32 {
-	switch op {
-	case OpSigmoid:
-		return func(_, y float32) float32 { return y * (1 - y) }
-	case OpTanh:
-		return func(_, y float32) float32 { return 1 - y*y }
-	}
-	panic("engine: no derivative for " + op.String())
 }
 
 // ReLU is max(x, 0). Its kernels are written out rather than built with
@@ -100,14 +101,6 @@ func (c cpuBackend) reluBackward(y, dy, dx []float32) {
 // Sigmoid is 1/(1+e^-x).
 func (g *Graph) Sigmoid(x *Tensor) *Tensor {
 	return g.unary(x, OpSigmoid)
-}
-
-func sigmoid(v float32) float32 {
-	if v >= 0 {
-		return float32(1 / (1 + math.Exp(-float64(v))))
-	}
-	e := math.Exp(float64(v))
-	return float32(e / (1 + e))
 }
 
 // Tanh is the hyperbolic tangent.

@@ -1,0 +1,47 @@
+package engine
+
+import "math"
+
+// sigmoid and tanh through expNegPoly instead of float64 math.Exp and
+// math.Tanh: MSC's GRU context and gated fusion evaluate a few million of
+// each per 36-layer training step, and with the float64 library calls they
+// took 5.7% of its CPU time; these are 1.4-1.7x faster (BenchmarkSigmoidTanh,
+// random signs). Both stay within TolFunc of the float64
+// reference (TestSigmoidTanh32).
+
+// sigmoid32 is 1/(1+e^-v), through e^-|v| so that the exponential never
+// overflows and small outputs keep their relative precision. (Selecting by
+// bit mask instead of branching on the sign measured 1.3x slower in
+// BenchmarkSigmoidTanh, random signs included.)
+func sigmoid32(v float32) float32 {
+	if v >= 0 {
+		return 1 / (1 + expNegPoly(-v))
+	}
+	if v != v {
+		return v
+	}
+	e := expNegPoly(v)
+	return e / (1 + e)
+}
+
+// tanh32 is tanh(v). Near zero (1-e)/(1+e) with e = e^-2|v| would cancel,
+// so |v| < 0.625 uses an odd minimax polynomial instead (the coefficients
+// of Moshier's Cephes tanhf, whose split point this is); above, e ≤ 0.29
+// and the quotient is accurate.
+func tanh32(v float32) float32 {
+	a := float32(math.Abs(float64(v)))
+	if a < 0.625 {
+		s := v * v
+		p := (((-5.70498872745e-3*s+2.06390887954e-2)*s-5.37397155531e-2)*s+1.33314422036e-1)*s - 3.33332819422e-1
+		return v + v*s*p
+	}
+	if v != v {
+		return v
+	}
+	e := expNegPoly(-2 * a)
+	t := (1 - e) / (1 + e)
+	if v < 0 {
+		return -t
+	}
+	return t
+}
