@@ -105,7 +105,8 @@ train() {
 	esac
 	mkdir -p "$dir"
 	log "train $name: ${ARGS[*]}; log $dir/train.log"
-	echo "--- $(date -u +%FT%TZ) $name" >>"$dir/train.log"
+	# the commit beside the date: a run that spans pieces names the code of each
+	echo "--- $(date -u +%FT%TZ) $name commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)" >>"$dir/train.log"
 	"$STRATA" train --data "$DATA" --save-dir "$dir" "${ARGS[@]}" >>"$dir/train.log" 2>&1 || rc=$?
 	awk '/^--- /{d=0} /done: /{d=1} END{exit d ? 0 : 1}' "$dir/train.log" &&
 		why=$(sed -n 's/.*done: //p' "$dir/train.log" | tail -n 1)

@@ -306,7 +306,8 @@ train() {
 	left=$(time_left) || { log "train $name: STOP_TIME=$STOP_TIME has passed; rerun the same command to continue"; return 1; }
 	[ -n "$left" ] && extra+=(--stop-time "$left")
 	log "train $name ($norm, $2, $res, $params): until $PATIENCE validations without improvement, at most $MAX_UPDATE updates; log $dir/train.log"
-	echo "--- $(date -u +%FT%TZ) $*" >>"$dir/train.log"
+	# the commit beside the date: a run that spans pieces names the code of each
+	echo "--- $(date -u +%FT%TZ) $* commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)" >>"$dir/train.log"
 	local rc=0
 	"$STRATA" train --data "$data" --save-dir "$dir" --preset "$PRESET" "${SETARGS[@]}" \
 		--set encoder_norm="$norm" --set decoder_norm="$norm" --set dropout="$DROPOUT" "${extra[@]}" \
