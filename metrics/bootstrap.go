@@ -35,6 +35,12 @@ type PairedResult struct {
 	Signature string // with sacreBLEU's bs and seed fields
 	Baseline  Estimate
 	System    Estimate
+	// Diff is system minus baseline: the real difference, the mean of the
+	// resampled differences and their 95% interval (the same order
+	// statistics as the scores' intervals). sacreBLEU prints no such
+	// interval; a difference is easier to report with one than with two
+	// overlapping score intervals.
+	Diff Estimate
 	// PValue is computed as Method says: two-sided by default, or
 	// sacreBLEU 2.x's paired_bs p-value.
 	PValue  float64
@@ -78,7 +84,10 @@ func PairedBootstrap(m Metric, baseline, system []string, refs [][]string, opts 
 	blScores, sysScores := scores[0], scores[1]
 	res.Baseline.setInterval(blScores)
 	res.System.setInterval(sysScores)
-	res.PValue = PairedPValue(opts.PValue, res.System.Score-res.Baseline.Score, differences(blScores, sysScores))
+	diffs := differences(blScores, sysScores)
+	res.Diff.Score = res.System.Score - res.Baseline.Score
+	res.Diff.setInterval(diffs)
+	res.PValue = PairedPValue(opts.PValue, res.Diff.Score, diffs)
 	return res, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -71,6 +72,45 @@ func TestPairedBootstrapBasics(t *testing.T) {
 	}
 	if _, err := PairedBootstrap(m, a, b[:3], [][]string{refs}, BootstrapOptions{}); err == nil {
 		t.Error("length mismatch accepted")
+	}
+}
+
+// The difference's interval is the 2.5% and 97.5% order statistics of the
+// resampled system-minus-baseline differences (recomputed here from the
+// resampled scores); it lies above zero for a clearly better system, below
+// zero with the two swapped, and is exactly zero for a system against
+// itself.
+func TestPairedBootstrapDifferenceInterval(t *testing.T) {
+	refs, a, b := synthCorpus(200, 0.5, 0.7)
+	m, _ := NewBLEU(BLEUOptions{})
+	r := [][]string{refs}
+	const n = 400
+	res, err := PairedBootstrap(m, a, b, r, BootstrapOptions{Samples: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	blStats, _, _ := m.SegmentStats(a, r)
+	sysStats, _, _ := m.SegmentStats(b, r)
+	scores := resampleScores(m, [][][]float64{blStats, sysStats}, n, DefaultBootstrapSeed)
+	d := make([]float64, n)
+	for i := range d {
+		d[i] = scores[1][i] - scores[0][i]
+	}
+	sort.Float64s(d)
+	if res.Diff.Score != res.System.Score-res.Baseline.Score || res.Diff.Lower != d[n/40] || res.Diff.Upper != d[n-n/40-1] {
+		t.Errorf("difference %+v; want %.4f from order statistics %.4f and %.4f", res.Diff,
+			res.System.Score-res.Baseline.Score, d[n/40], d[n-n/40-1])
+	}
+	if !(0 < res.Diff.Lower && res.Diff.Lower <= res.Diff.Mean && res.Diff.Mean <= res.Diff.Upper) {
+		t.Errorf("clearly better system: difference %+v", res.Diff)
+	}
+	swapped, _ := PairedBootstrap(m, b, a, r, BootstrapOptions{Samples: n})
+	if swapped.Diff.Score != -res.Diff.Score || swapped.Diff.Upper != -res.Diff.Lower || swapped.Diff.Lower != -res.Diff.Upper {
+		t.Errorf("swapped systems: %+v against %+v", swapped.Diff, res.Diff)
+	}
+	self, _ := PairedBootstrap(m, a, a, r, BootstrapOptions{Samples: n})
+	if self.Diff != (Estimate{}) {
+		t.Errorf("a system against itself: difference %+v", self.Diff)
 	}
 }
 

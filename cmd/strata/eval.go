@@ -446,7 +446,7 @@ func printPaired(w io.Writer, f *evalFlags, ms []namedMetric, base, hyps []strin
 		for i, r := range results {
 			if err := enc.Encode(map[string]any{"name": r.Metric, "score": r.System.Score, "signature": r.Signature,
 				"p_value": r.PValue, "test": r.Test(), "p_value_method": r.Method, "baseline": r.Baseline, "system": r.System,
-				"samples": r.Samples, "seed": r.Seed,
+				"difference": r.Diff, "samples": r.Samples, "seed": r.Seed,
 				"higher_is_better": !lower[i]}); err != nil {
 				return err
 			}
@@ -456,14 +456,14 @@ func printPaired(w io.Writer, f *evalFlags, ms []namedMetric, base, hyps []strin
 	fmt.Fprintf(w, "Test: %s, seed %d; baseline %s, system %s\n\n",
 		method.Describe(results[0].Samples), f.seed, f.baseline, displayName(f.hyp))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "metric\tbaseline (μ ± 95% CI)\tsystem (μ ± 95% CI)\tp-value")
+	fmt.Fprintln(tw, "metric\tbaseline (μ ± 95% CI)\tsystem (μ ± 95% CI)\tsystem − baseline (95% CI)\tp-value")
 	for _, r := range results {
 		star := ""
 		if r.PValue < 0.05 {
 			star = " *"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.4f%s\n", r.Metric, fmtEstimate(r.Baseline, f.width),
-			fmtEstimate(r.System, f.width), r.PValue, star)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.4f%s\n", r.Metric, fmtEstimate(r.Baseline, f.width),
+			fmtEstimate(r.System, f.width), fmtDiff(r.Diff, f.width), r.PValue, star)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -488,6 +488,12 @@ func pValueNote(m metrics.PValueMethod) string {
 		return "sacreBLEU 2.x paired_bs p-value"
 	}
 	return "two-sided p-value: twice the share of resamples whose difference is zero or of the other sign"
+}
+
+// fmtDiff writes a difference with its interval's bounds, which need not
+// be symmetric around it: "+1.23 (+0.10 to +2.41)".
+func fmtDiff(e metrics.Estimate, width int) string {
+	return fmt.Sprintf("%+.*f (%+.*f to %+.*f)", width, e.Score, width, e.Lower, width, e.Upper)
 }
 
 func fmtEstimate(e metrics.Estimate, width int) string {

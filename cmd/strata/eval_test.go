@@ -102,7 +102,7 @@ func TestEvalTER(t *testing.T) {
 	// The baseline scores 33.33 against the system's 40: the system is
 	// worse, which the reader must know TER's direction to see.
 	out = run(t, append(args, "--paired-bs", "--baseline", base, "--paired-bs-n", "200")...)
-	for _, want := range []string{"33.33 (", "40.00 (", "nrefs:2|bs:200|seed:12345|case:lc|tok:tercom|", "TER is an error rate: lower is better",
+	for _, want := range []string{"33.33 (", "40.00 (", "system − baseline (95% CI)", "+6.67 (", "nrefs:2|bs:200|seed:12345|case:lc|tok:tercom|", "TER is an error rate: lower is better",
 		"Test: two-sided paired bootstrap, 200 resamples, seed 12345"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("paired output lacks %q:\n%s", want, out)
@@ -115,7 +115,7 @@ func TestEvalTER(t *testing.T) {
 	if err := json.Unmarshal([]byte(run(t, append(args, "--paired-bs", "--baseline", base, "--paired-bs-n", "200", "--json")...)), &obj); err != nil {
 		t.Fatal(err)
 	}
-	if obj["higher_is_better"] != false || obj["p_value"] == nil || obj["p_value_method"] != "two-sided" {
+	if obj["higher_is_better"] != false || obj["p_value"] == nil || obj["p_value_method"] != "two-sided" || obj["difference"] == nil {
 		t.Errorf("paired JSON %v", obj)
 	}
 
