@@ -230,8 +230,9 @@ evaluate() {
 	log "evaluate $name: average of its checkpoints at $((b - 2 * VALID_EVERY)), $((b - VALID_EVERY)), $b"
 	avg3 "$run" "$b" "$WORK/models/$name.bin"
 	translate "$WORK/models/$name.bin" "$TEST_SRC" "$WORK/hyp/$name.de"
-	"$STRATA" eval -i "$WORK/hyp/$name.de" --ref "$TEST_REF" -m bleu,chrf,ter >"$WORK/scores/$name.txt"
-	"$STRATA" eval -i "$WORK/hyp/$name.de" --ref "$TEST_REF" -m bleu,chrf,ter --json >"$WORK/scores/$name.json.tmp"
+	# --confidence: Tables 2 and 3 give each score with its 95% interval
+	"$STRATA" eval -i "$WORK/hyp/$name.de" --ref "$TEST_REF" -m bleu,chrf,ter --confidence >"$WORK/scores/$name.txt"
+	"$STRATA" eval -i "$WORK/hyp/$name.de" --ref "$TEST_REF" -m bleu,chrf,ter --confidence --json >"$WORK/scores/$name.json.tmp"
 	mv "$WORK/scores/$name.json.tmp" "$WORK/scores/$name.json"
 }
 
