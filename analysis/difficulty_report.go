@@ -23,6 +23,8 @@ type DifficultyReport struct {
 	PerToken    bool               `json:"per_token"`
 	Buckets     []DifficultyBucket `json:"buckets"`
 	Systems     []DifficultySystem `json:"systems"`
+	// Test names the test behind every system's gains (bucketGains).
+	Test string `json:"test"`
 }
 
 // DifficultyBucket is one bucket of test lines.
@@ -33,11 +35,15 @@ type DifficultyBucket struct {
 	MaxScore float64 `json:"max_score"`
 }
 
-// DifficultySystem is one system's BLEU per bucket.
+// DifficultySystem is one system's BLEU per bucket and, for every system
+// after the first (the baseline), its gain over the baseline per bucket and
+// the hardest bucket's gain minus the easiest's, each tested.
 type DifficultySystem struct {
-	Name string    `json:"name"`
-	Path string    `json:"hypotheses"`
-	BLEU []float64 `json:"bleu"`
+	Name   string     `json:"name"`
+	Path   string     `json:"hypotheses"`
+	BLEU   []float64  `json:"bleu"`
+	Gains  []GainTest `json:"gains,omitempty"`
+	Spread *GainTest  `json:"hardest_minus_easiest,omitempty"`
 }
 
 // HypothesisFile is one system's hypotheses, named.
@@ -49,7 +55,8 @@ type HypothesisFile struct {
 // BuildDifficultyReport scores each system's hypotheses in each bucket of
 // lines (Buckets over the difficulty scores).
 func BuildDifficultyReport(bleu *metrics.BLEU, systems []HypothesisFile, refs []string, buckets [][]int, scores []float64) (*DifficultyReport, error) {
-	rep := &DifficultyReport{}
+	samples, seed := metrics.BootstrapOptions{}.Resolve()
+	rep := &DifficultyReport{Test: fmt.Sprintf("two-sided paired bootstrap on each bucket's lines, %d resamples, seed %d + bucket index (0 for the easiest)", samples, seed)}
 	for b, lines := range buckets {
 		lo, hi := scores[lines[0]], scores[lines[len(lines)-1]]
 		rep.Buckets = append(rep.Buckets, DifficultyBucket{Name: BucketName(b, len(buckets)), Lines: len(lines), MinScore: lo, MaxScore: hi})
@@ -62,6 +69,12 @@ func BuildDifficultyReport(bleu *metrics.BLEU, systems []HypothesisFile, refs []
 		ds := DifficultySystem{Name: s.Name, Path: s.Path}
 		for _, x := range bl {
 			ds.BLEU = append(ds.BLEU, x.Score)
+		}
+		if len(rep.Systems) > 0 {
+			ds.Gains, ds.Spread, err = bucketGains(bleu, systems[0].Hyps, s.Hyps, refs, buckets, samples, seed)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", s.Path, err)
+			}
 		}
 		rep.Systems = append(rep.Systems, ds)
 	}
@@ -106,7 +119,9 @@ func WriteDifficulty(w io.Writer, dir string, rep *DifficultyReport, buckets [][
 }
 
 // difficultyTable is the Markdown table: one row per bucket, BLEU per
-// system, and each later system's gain over the first.
+// system, and each later system's gain over the first with its interval
+// and p; then, per later system, the hardest bucket's gain minus the
+// easiest's.
 func difficultyTable(rep *DifficultyReport) string {
 	var b strings.Builder
 	b.WriteString("| bucket | lines | difficulty |")
@@ -114,7 +129,7 @@ func difficultyTable(rep *DifficultyReport) string {
 		if k == 0 {
 			fmt.Fprintf(&b, " %s BLEU |", s.Name)
 		} else {
-			fmt.Fprintf(&b, " %s BLEU (Δ) |", s.Name)
+			fmt.Fprintf(&b, " %s BLEU (Δ, 95%% CI, p) |", s.Name)
 		}
 	}
 	b.WriteString("\n|---|---:|---|" + strings.Repeat("---:|", len(rep.Systems)) + "\n")
@@ -123,11 +138,24 @@ func difficultyTable(rep *DifficultyReport) string {
 		for k, s := range rep.Systems {
 			if k == 0 {
 				fmt.Fprintf(&b, " %.2f |", s.BLEU[i])
-			} else {
+			} else if i < len(s.Gains) {
+				g := s.Gains[i]
+				fmt.Fprintf(&b, " %.2f (%+.2f, %+.2f to %+.2f, p = %.3f) |", s.BLEU[i], g.Gain, g.Lower, g.Upper, g.PValue)
+			} else { // a report written before the gains were tested
 				fmt.Fprintf(&b, " %.2f (%+.2f) |", s.BLEU[i], s.BLEU[i]-rep.Systems[0].BLEU[i])
 			}
 		}
 		b.WriteString("\n")
+	}
+	n := len(rep.Buckets)
+	for _, s := range rep.Systems[1:] {
+		if g := s.Spread; g != nil {
+			fmt.Fprintf(&b, "\n%s: gain in %s minus gain in %s %+.2f (95%% CI %+.2f to %+.2f, p = %.3f).\n",
+				s.Name, rep.Buckets[n-1].Name, rep.Buckets[0].Name, g.Gain, g.Lower, g.Upper, g.PValue)
+		}
+	}
+	if rep.Test != "" && len(rep.Systems) > 1 {
+		fmt.Fprintf(&b, "\nTest: %s.\n", rep.Test)
 	}
 	return b.String()
 }

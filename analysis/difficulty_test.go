@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/strata-nmt/strata/metrics"
@@ -59,5 +60,58 @@ func TestBucketBLEUScoresEachBucket(t *testing.T) {
 	}
 	if math.Abs(got[0].Score-100) > 1e-9 || got[1].Score != 0 {
 		t.Fatalf("bucket BLEU %.2f and %.2f, want 100 and 0", got[0].Score, got[1].Score)
+	}
+}
+
+// A system equal to the baseline on the easy bucket and better on the hard
+// one: no gain (p = 1) on the first, a gain whose interval lies above zero
+// on the second, the very test `strata eval --paired-bs --seed 12346` runs
+// on those lines, and a spread equal to the hard bucket's gain with its
+// interval (the easy bucket's resampled differences are all zero).
+func TestBucketGainsTestEachBucketAndTheSpread(t *testing.T) {
+	words := strings.Fields("open the file save close print a document window menu new folder")
+	var refs, base, sys []string
+	x := uint32(7)
+	garbage := "zz yy xx ww vv"
+	for i := 0; i < 80; i++ {
+		var w []string
+		for j := 0; j < 6; j++ {
+			x = x*1664525 + 1013904223
+			w = append(w, words[x>>28%uint32(len(words))])
+		}
+		ref := strings.Join(w, " ")
+		refs = append(refs, ref)
+		switch {
+		case i < 40: // easy bucket: both systems copy the reference
+			base, sys = append(base, ref), append(sys, ref)
+		case i%2 == 0: // hard bucket: the system gets half right
+			base, sys = append(base, garbage), append(sys, ref)
+		default:
+			base, sys = append(base, garbage), append(sys, garbage)
+		}
+	}
+	buckets := [][]int{make([]int, 40), make([]int, 40)}
+	for i := range 40 {
+		buckets[0][i], buckets[1][i] = i, 40+i
+	}
+	bleu, err := metrics.NewBLEU(metrics.BLEUOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gains, spread, err := bucketGains(bleu, base, sys, refs, buckets, 1000, 12345)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := gains[0]; g != (GainTest{PValue: 1}) {
+		t.Errorf("easy bucket: %+v, want no gain and p = 1", g)
+	}
+	seed := uint64(12346)
+	want, _ := metrics.PairedBootstrap(bleu, base[40:], sys[40:], [][]string{refs[40:]}, metrics.BootstrapOptions{Seed: &seed})
+	g := gains[1]
+	if g.Gain != want.Diff.Score || g.Lower != want.Diff.Lower || g.Upper != want.Diff.Upper || g.PValue != want.PValue || !(g.Lower > 0) {
+		t.Errorf("hard bucket: %+v; the same test on its lines alone: %+v, p %v", g, want.Diff, want.PValue)
+	}
+	if spread == nil || spread.Gain != g.Gain || spread.Lower != g.Lower || spread.Upper != g.Upper {
+		t.Errorf("spread %+v, want the hard bucket's gain and interval %+v", spread, g)
 	}
 }

@@ -59,20 +59,29 @@ func (r PairedResult) Test() string { return r.Method.Describe(r.Samples) }
 // p-value is two-sided unless opts ask for sacreBLEU's paired_bs one. It is
 // deterministic for a seed.
 func PairedBootstrap(m Metric, baseline, system []string, refs [][]string, opts BootstrapOptions) (PairedResult, error) {
+	res, _, err := PairedResamples(m, baseline, system, refs, opts)
+	return res, err
+}
+
+// PairedResamples is PairedBootstrap that also returns the resampled
+// differences (system minus baseline, one per resample, in draw order), for
+// tests built on top of them, such as comparing the gains of two disjoint
+// sets of lines.
+func PairedResamples(m Metric, baseline, system []string, refs [][]string, opts BootstrapOptions) (PairedResult, []float64, error) {
 	if len(baseline) != len(system) {
-		return PairedResult{}, fmt.Errorf("baseline has %d segments but system has %d", len(baseline), len(system))
+		return PairedResult{}, nil, fmt.Errorf("baseline has %d segments but system has %d", len(baseline), len(system))
 	}
 	if len(system) == 0 {
-		return PairedResult{}, fmt.Errorf("paired bootstrap needs at least one segment")
+		return PairedResult{}, nil, fmt.Errorf("paired bootstrap needs at least one segment")
 	}
 	samples, seed := opts.Resolve()
 	blStats, sig, err := m.SegmentStats(baseline, refs)
 	if err != nil {
-		return PairedResult{}, fmt.Errorf("baseline: %w", err)
+		return PairedResult{}, nil, fmt.Errorf("baseline: %w", err)
 	}
 	sysStats, _, err := m.SegmentStats(system, refs)
 	if err != nil {
-		return PairedResult{}, fmt.Errorf("system: %w", err)
+		return PairedResult{}, nil, fmt.Errorf("system: %w", err)
 	}
 	width := m.StatsLen()
 	res := PairedResult{Metric: m.Name(), Samples: samples, Seed: seed, Method: opts.PValue}
@@ -88,7 +97,7 @@ func PairedBootstrap(m Metric, baseline, system []string, refs [][]string, opts 
 	res.Diff.Score = res.System.Score - res.Baseline.Score
 	res.Diff.setInterval(diffs)
 	res.PValue = PairedPValue(opts.PValue, res.Diff.Score, diffs)
-	return res, nil
+	return res, diffs, nil
 }
 
 // resampleScores draws samples sets of segment indices with replacement
@@ -151,6 +160,14 @@ func Bootstrap(m Metric, system []string, refs [][]string, opts BootstrapOptions
 	e := Estimate{Score: m.ScoreStats(sumStats(stats, m.StatsLen()))}
 	e.setInterval(resampleScores(m, [][][]float64{stats}, samples, seed)[0])
 	return e, withBootstrapFields(sig, samples, seed), nil
+}
+
+// NewEstimate is a real score with the mean and 95% interval of its
+// resampled values, as setInterval computes them.
+func NewEstimate(score float64, resampled []float64) Estimate {
+	e := Estimate{Score: score}
+	e.setInterval(resampled)
+	return e
 }
 
 // setInterval is sacreBLEU's estimate_ci: the mean, and half the distance

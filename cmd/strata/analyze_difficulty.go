@@ -38,10 +38,14 @@ baseline the others are compared with. The paper's loss is the sentence's
 -log P(y|x), so longer pairs rank as harder; --per-token ranks by the loss
 per reference token instead.
 
+Every later system's gain over the baseline is tested in each bucket (a
+two-sided paired bootstrap on the bucket's lines, seed 12345 + bucket index),
+and so is its gain in the hardest bucket minus its gain in the easiest.
+
 Writes a Markdown table to standard output, and to --output: difficulty.tsv
-(line, score, mean, bucket), difficulty.json (buckets, BLEU per system) and
-difficulty.png (BLEU gain over the baseline per bucket; BLEU itself when
-only one system is given).`,
+(line, score, mean, bucket), difficulty.json (buckets, BLEU per system,
+gains with 95% intervals and p-values) and difficulty.png (BLEU gain over
+the baseline per bucket; BLEU itself when only one system is given).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runDifficulty(cmd.OutOrStdout(), &f, args) },
 	}

@@ -114,7 +114,8 @@ func TestCLIPipeline(t *testing.T) {
 	tab := run(t, "analyze", "difficulty", "--model", runDir, "--last", "1", "--source", src,
 		"--reference", filepath.Join(dir, "corpus", "test.qab"), "--buckets", "4", "--out", diffDir,
 		"beam="+hyp, "avg="+hyp+".avg")
-	if !strings.Contains(tab, "| Challenging | 125 |") || !strings.Contains(tab, "avg BLEU (Δ)") {
+	if !strings.Contains(tab, "| Challenging | 125 |") || !strings.Contains(tab, "avg BLEU (Δ, 95% CI, p)") ||
+		!strings.Contains(tab, "avg: gain in Challenging minus gain in Simple") || !strings.Contains(tab, "Test: two-sided paired bootstrap on each bucket's lines") {
 		t.Errorf("analyze difficulty table:\n%s", tab)
 	}
 	tsv := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(diffDir, "difficulty.tsv"))), "\n")
