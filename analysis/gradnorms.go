@@ -111,3 +111,31 @@ func (l *LayerGradNorms) Median() float64 {
 	}
 	return (xs[n/2-1] + xs[n/2]) / 2
 }
+
+// BlockMeanRatio is the mean gradient norm of the lowest n layers over
+// every update read, divided by the same mean of the top n layers: the MSC
+// study's read-out of Figure 5 ("the bottom block's mean norm to the top
+// block's"), where n is a block of MSC-36 (6 layers) and the same number of
+// layers of a plain or DLCL stack. Means, not medians: the read-out was
+// fixed as a mean before the runs. NaN when there are fewer than 2n layers.
+func BlockMeanRatio(layers []*LayerGradNorms, n int) float64 {
+	if n < 1 || len(layers) < 2*n {
+		return math.NaN()
+	}
+	return meanNorm(layers[:n]) / meanNorm(layers[len(layers)-n:])
+}
+
+func meanNorm(layers []*LayerGradNorms) float64 {
+	var sum float64
+	var k int
+	for _, l := range layers {
+		for _, v := range l.Norms {
+			sum += v
+			k++
+		}
+	}
+	if k == 0 {
+		return math.NaN()
+	}
+	return sum / float64(k)
+}

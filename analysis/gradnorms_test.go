@@ -86,3 +86,19 @@ func TestReadEncoderGradNormsShared(t *testing.T) {
 		t.Errorf("want an error naming the missing shared records, got %v", err)
 	}
 }
+
+// Four layers, blocks of one and two: the mean over every update of the
+// lowest layers against the top ones; too few layers give NaN.
+func TestBlockMeanRatio(t *testing.T) {
+	l := func(norms ...float64) *LayerGradNorms { return &LayerGradNorms{Norms: norms} }
+	layers := []*LayerGradNorms{l(4, 8), l(6), l(1, 2, 3), l(2)}
+	if got := BlockMeanRatio(layers, 1); got != 6.0/2 {
+		t.Errorf("blocks of 1: %v, want (4+8)/2 / 2 = 3", got)
+	}
+	if got := BlockMeanRatio(layers, 2); got != 6.0/2 {
+		t.Errorf("blocks of 2: %v, want (4+8+6)/3 / ((1+2+3+2)/4) = 3", got)
+	}
+	if got := BlockMeanRatio(layers, 3); !math.IsNaN(got) {
+		t.Errorf("blocks of 3 in 4 layers: %v, want NaN", got)
+	}
+}

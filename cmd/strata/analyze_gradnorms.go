@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -13,7 +14,7 @@ import (
 
 func init() {
 	var out string
-	var updates, lines int
+	var updates, lines, block int
 	var logY bool
 	var params string
 	cmd := &cobra.Command{
@@ -29,7 +30,10 @@ median norm and the ratio of the lowest layer's median to the top one's
 --params shared plots the norm over the parameters that every encoder layer
 has (self-attention and FFN with their LayerNorms), leaving out MSC's context
 attention and gate (about 43% of an msc-18 layer), so that MSC and plain
-layers compare like for like; --params all (the default) is the whole layer.`,
+layers compare like for like; --params all (the default) is the whole layer.
+
+--block N also prints the mean norm of the lowest N layers over the updates
+read divided by that of the top N (N = 6: MSC-36's bottom and top blocks).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, runs []string) error {
 			if params != "all" && params != "shared" {
@@ -59,6 +63,13 @@ layers compare like for like; --params all (the default) is the whole layer.`,
 				bottom, top := layers[0], layers[len(layers)-1]
 				fmt.Fprintf(cmd.OutOrStdout(), "%s: median gradient norm over %d updates: %s; bottom/top %.2f\n",
 					name, len(bottom.Norms), strings.Join(medians, ", "), bottom.Median()/top.Median())
+				if block > 0 {
+					r := analysis.BlockMeanRatio(layers, block)
+					if math.IsNaN(r) {
+						return fmt.Errorf("%s: --block %d needs at least %d encoder layers, the run has %d", run, block, 2*block, len(layers))
+					}
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: mean gradient norm of the lowest %d layers / the top %d: %.2f\n", name, block, block, r)
+				}
 			}
 			return nil
 		},
@@ -67,6 +78,7 @@ layers compare like for like; --params all (the default) is the whole layer.`,
 	cmd.Flags().IntVar(&updates, "updates", 0, "plot only the first N updates (0: all)")
 	cmd.Flags().IntVar(&lines, "lines", 6, "encoder layers to draw, evenly spaced from the lowest to the top")
 	cmd.Flags().BoolVar(&logY, "log-y", false, "logarithmic norm axis")
+	cmd.Flags().IntVar(&block, "block", 0, "also print the mean norm of the lowest N layers over that of the top N (0: off)")
 	cmd.Flags().StringVar(&params, "params", "all", "all: a layer's whole gradient; shared: self-attention and FFN only (like for like across architectures)")
 	analyzeCmd.AddCommand(aliases(cmd, map[string]string{"out": "output"}))
 }

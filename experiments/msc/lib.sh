@@ -288,7 +288,7 @@ figures() {
 	fi
 	if [ -s "$WORK/runs/msc36/metrics.jsonl" ] && [ -s "$WORK/runs/dlcl36/metrics.jsonl" ] && [ ! -e "$WORK/fig5/.done" ]; then
 		mkdir -p "$WORK/fig5"
-		"$STRATA" analyze grad-norms --params shared --updates "$FIG5_UPDATES" --log-y --out "$WORK/fig5/shared" \
+		"$STRATA" analyze grad-norms --params shared --updates "$FIG5_UPDATES" --block 6 --log-y --out "$WORK/fig5/shared" \
 			"$WORK/runs/msc36" "$WORK/runs/dlcl36" >"$WORK/fig5/shared.txt" && touch "$WORK/fig5/.done"
 		mkdir -p "$RESULTS/figures"
 		rm -rf "$RESULTS/figures/fig5"
