@@ -53,7 +53,8 @@ type HypothesisFile struct {
 }
 
 // BuildDifficultyReport scores each system's hypotheses in each bucket of
-// lines (Buckets over the difficulty scores).
+// lines (Buckets over the difficulty scores) and tests every later system's
+// gains over the first (bucketGains, sacreBLEU's default resamples).
 func BuildDifficultyReport(bleu *metrics.BLEU, systems []HypothesisFile, refs []string, buckets [][]int, scores []float64) (*DifficultyReport, error) {
 	samples, seed := metrics.BootstrapOptions{}.Resolve()
 	rep := &DifficultyReport{Test: fmt.Sprintf("two-sided paired bootstrap on each bucket's lines, %d resamples, seed %d + bucket index (0 for the easiest)", samples, seed)}
