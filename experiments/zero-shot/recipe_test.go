@@ -97,7 +97,8 @@ func TestSmokeRecipeRunsEveryStageAndResumes(t *testing.T) {
 	out = recipe(t, root, bin, work, shared)
 	t.Logf("smoke run: %s", time.Since(start).Round(time.Second))
 	systems := []string{"pre-senc", "post-senc", "pre-tenc", "post-tenc", "pre-senc-nores", "post-senc-nores",
-		"pre-tenc-nores", "post-tenc-nores", "swap-senc", "swap-senc-nores"}
+		"pre-tenc-nores", "post-tenc-nores", "swap-senc", "swap-senc-nores",
+		"pre-senc-s2", "post-senc-s2", "pre-senc-s3", "post-senc-s3"}
 	// Table 4: one -simple system per norm, whichever rows were best.
 	simple, _ := filepath.Glob(filepath.Join(work, "runs", "*-simple"))
 	if len(simple) != 2 {
@@ -115,6 +116,10 @@ func TestSmokeRecipeRunsEveryStageAndResumes(t *testing.T) {
 				t.Errorf("%s was not evaluated on %s", s, set)
 			}
 		}
+	}
+	// Each seed is evaluated as soon as its two systems are trained.
+	if e, tr := strings.Index(out, "eval-matrix post-senc-s2 on l10n"), strings.Index(out, "train pre-senc-s3 "); e < 0 || tr < 0 || e > tr {
+		t.Errorf("seed 2 evaluated at %d of the log, seed 3 trained from %d: want seed 2 evaluated first", e, tr)
 	}
 	checkTable4ChosenOnDev(t, work, simple)
 	tat, err := analysis.ReadMatrix(filepath.Join(work, "eval/post-senc/tatoeba/matrix.json"))

@@ -7,6 +7,7 @@
 #
 #   #1 pre-senc  #2 post-senc  #3 pre-tenc  #4 post-tenc        (Table 2, w/ Res.)
 #   seeds 2 and 3 of #1 and #2: pre-senc-s2 post-senc-s2 pre-senc-s3 post-senc-s3
+#         (each seed evaluated and archived once its two systems are trained)
 #   #5-#8 the same with -nores: no residual around the self-attention of
 #         the 4th encoder layer                                 (Table 2, w/o Res.)
 #   Table 4: the best PreNorm and PostNorm row (zero-shot BLEU on the l10n
@@ -446,13 +447,20 @@ llr post-tenc PostTENC
 archive_all
 [ "${STOP_AFTER:-}" = rows1-4 ] && { log "stopping after rows #1-#4 (STOP_AFTER)"; exit 0; }
 
-train_group "${SEEDS[@]}"
-evaluate "${SEEDS[@]}"
-for s in "${SEEDS[@]}"; do
-	name=${s%% *}
-	case $name in pre-*) llr "$name" "Pre-${name##*-}" ;; *) llr "$name" "Post-${name##*-}" ;; esac
+# One seed at a time, both rows: a seed is evaluated and archived as soon as
+# its two systems are trained, so that a lost machine loses at most the
+# seed in training and each seed's contrast can be read on its own.
+for n in 2 3; do
+	group=()
+	for s in "${SEEDS[@]}"; do [[ "${s%% *}" == *-s$n ]] && group+=("$s"); done
+	train_group "${group[@]}"
+	evaluate "${group[@]}"
+	for s in "${group[@]}"; do
+		name=${s%% *}
+		case $name in pre-*) llr "$name" "Pre-${name##*-}" ;; *) llr "$name" "Post-${name##*-}" ;; esac
+	done
+	archive_all
 done
-archive_all
 [ "${STOP_AFTER:-}" = seeds ] && { log "stopping after seeds 2 and 3 of rows #1 and #2 (STOP_AFTER)"; exit 0; }
 
 train_group "${ROWS5_8[@]}"
