@@ -91,11 +91,7 @@ func BucketBLEU(bleu *metrics.BLEU, hyps, refs []string, buckets [][]int) ([]met
 	}
 	out := make([]metrics.BLEUScore, len(buckets))
 	for b, lines := range buckets {
-		h, r := make([]string, len(lines)), make([]string, len(lines))
-		for k, i := range lines {
-			h[k], r[k] = hyps[i], refs[i]
-		}
-		s, err := bleu.Corpus(h, [][]string{r})
+		s, err := bleu.Corpus(pick(hyps, lines), [][]string{pick(refs, lines)})
 		if err != nil {
 			return nil, err
 		}

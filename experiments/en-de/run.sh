@@ -3,9 +3,10 @@
 # model"): trains a 6+6 pre-norm Transformer at the msc-small widths until dev
 # BLEU stops improving, ships whichever of its best checkpoint, its last one
 # and the average of its last 3 scores highest on the full dev set (beam 5,
-# int8, as the model is shipped), then reports test BLEU/chrF/TER with bootstrap intervals on the l10n test
-# set and on FLORES-200 devtest (out of domain), decoding speed, the learning
-# curve and a dozen sample translations.
+# int8, as the model is shipped), then reports test BLEU/chrF/TER with
+# bootstrap intervals on the l10n test set and on FLORES-200 devtest (out of
+# domain), decoding speed, the learning curve and a dozen sample
+# translations.
 #
 # Resumable in pieces: every stage skips when its output exists, and training
 # continues from its last checkpoint; STOP_TIME=80m trains for at most that
