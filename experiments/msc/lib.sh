@@ -315,7 +315,8 @@ status() {
 }
 
 # archive NAME: copies a trained and evaluated system into RESULTS: the
-# reason training stopped, run.json, train.log and metrics.jsonl (gzipped),
+# reason training stopped, run.json, train.log and metrics.jsonl (gzipped;
+# per-layer gradient norms only where Figure 5 reads them),
 # the test hypotheses and scores. No weights.
 archive() {
 	local name=$1 run=$WORK/runs/$1 dst=$RESULTS/$1
@@ -325,13 +326,34 @@ archive() {
 	mkdir -p "$dst"
 	cp "$run/.done" "$run/run.json" "$dst/"
 	gzip -9c "$run/train.log" >"$dst/train.log.gz"
-	gzip -9c "$run/metrics.jsonl" >"$dst/metrics.jsonl.gz"
+	local keep=0
+	case $name in msc36 | dlcl36) keep=$FIG5_UPDATES ;; esac
+	slim_metrics "$keep" <"$run/metrics.jsonl" | gzip -9 >"$dst/metrics.jsonl.gz"
 	cp "$WORK/hyp/$name.de" "$dst/test.de"
 	cp "$WORK/scores/$name.txt" "$WORK/scores/$name.json" "$dst/"
 	budget >"$dst/B"
-	[ "$name" = base6 ] && cp -R "$WORK/budget" "$dst/budget" && rm -f "$dst"/budget/*.bin
+	if [ "$name" = base6 ]; then
+		# the budget curve's dev outputs differ little from one checkpoint
+		# to the next: xz over all of them takes 4 MB to under 200 kB
+		mkdir -p "$dst/budget"
+		find "$WORK/budget" -maxdepth 1 -type f ! -name '*.bin' ! -name '*.de' -exec cp {} "$dst/budget/" \;
+		(cd "$WORK/budget" && ls | grep '\.de$' | tar -cf - -T - | xz -9e) >"$dst/budget/dev-outputs.tar.xz"
+	fi
 	date -u +%FT%TZ >"$dst/.archived"
 	log "archived $name in $dst (add it to git)"
+}
+
+# slim_metrics KEEP: metrics.jsonl (stdin to stdout) without the per-layer
+# gradient norms of updates after KEEP: only Figure 5 reads them, over the
+# first FIG5_UPDATES updates of msc36 and dlcl36, and at every update of a
+# deep run they would make an archive ten times its size.
+slim_metrics() {
+	awk -v keep="$1" '{
+		u = 0
+		if (match($0, /"update":[0-9]+/)) u = substr($0, RSTART + 9, RLENGTH - 9) + 0
+		if (u > keep) gsub(/,"layer_grad_norms(_shared)?":\{[^}]*\}/, "")
+		print
+	}'
 }
 
 # restore: puts archived systems back into a WORK that lacks them, so that
@@ -356,7 +378,11 @@ restore() {
 		cp "$dst/test.de" "$WORK/hyp/$name.de"
 		cp "$dst/$name.txt" "$dst/$name.json" "$WORK/scores/"
 		[ -s "$WORK/budget/B" ] || cp "$dst/B" "$WORK/budget/B"
-		[ -d "$dst/budget" ] && cp -Rn "$dst/budget/." "$WORK/budget/"
+		if [ -d "$dst/budget" ]; then
+			cp -Rn "$dst/budget/." "$WORK/budget/"
+			[ -s "$dst/budget/dev-outputs.tar.xz" ] && xz -dc "$dst/budget/dev-outputs.tar.xz" | tar -xf - -C "$WORK/budget"
+			rm -f "$WORK/budget/dev-outputs.tar.xz"
+		fi
 		log "restored $name from $dst (trained and evaluated; no checkpoint)"
 	done
 	return 0
