@@ -133,11 +133,12 @@ fi
 # All three are decoded on the full dev set as the model is shipped (beam
 # BEAM, COMPUTE); the highest dev BLEU is shipped (ties: the earlier in this
 # order).
+CANDIDATES=("best:$RUN/checkpoint_best.bin" "last:$RUN/checkpoint_last.bin" "avg:$WORK/averaged.bin")
 if [ ! -s "$WORK/scores/choice.txt" ]; then
 	"$STRATA" average --dir "$RUN" --last "$AVERAGE" --output "$WORK/averaged.bin"
 	line="dev BLEU (beam $BEAM, $COMPUTE):"
 	choice="" top=-1
-	for m in best:$RUN/checkpoint_best.bin last:$RUN/checkpoint_last.bin avg:$WORK/averaged.bin; do
+	for m in "${CANDIDATES[@]}"; do
 		name=${m%%:*}
 		"$STRATA" translate -m "${m#*:}" --data "$DATA" -i "$DEV_SRC" -o "$WORK/hyp/dev.$name.de" --beam "$BEAM" \
 			--compute-type "$COMPUTE" --threads "$THREADS"
@@ -147,11 +148,8 @@ if [ ! -s "$WORK/scores/choice.txt" ]; then
 	done
 	printf '%s (avg: the average of the last %s); shipped: %s\n' "${line%,}" "$AVERAGE" "$choice" >"$WORK/scores/choice.txt"
 fi
-case $(sed 's/.*shipped: //' "$WORK/scores/choice.txt") in
-best) FINAL=$RUN/checkpoint_best.bin ;;
-last) FINAL=$RUN/checkpoint_last.bin ;;
-*) FINAL=$WORK/averaged.bin ;;
-esac
+choice=$(sed 's/.*shipped: //' "$WORK/scores/choice.txt")
+for m in "${CANDIDATES[@]}"; do [ "${m%%:*}" = "$choice" ] && FINAL=${m#*:}; done
 log "final model: $FINAL ($(cat "$WORK/scores/choice.txt"))"
 
 # --- test sets: l10n (in domain), FLORES devtest (out of domain) ------------

@@ -25,25 +25,23 @@ if [ -z "$STRATA" ]; then
 	go build -o "$STRATA" ./cmd/strata
 fi
 
-# count FILE KIND: the number KIND ("translated", "fuzzy", "untranslated")
-# in msgfmt's statistics of FILE (0 when msgfmt leaves it out).
-count() {
-	msgfmt --use-fuzzy --statistics -o /dev/null "$1" 2>&1 |
-		grep -o "[0-9]* $2" | grep -o '^[0-9]*' || echo 0
-}
+# count STATS KIND: the number KIND ("translated", "fuzzy", "untranslated")
+# in msgfmt's statistics line STATS (0 when msgfmt leaves it out).
+count() { grep -o "[0-9]* $2" <<<"$1" | grep -o '^[0-9]*' || echo 0; }
 
 row() {
-	local name=$1 po=$OUT/$1.de.po mt=$OUT/$1.mt.po entries cfmt t0 t1 check=passes
+	local name=$1 po=$OUT/$1.de.po mt=$OUT/$1.mt.po entries cfmt t0 t1 stats check=passes
 	scripts/l10n-catalogue.sh "$LOCALE/$name.mo" >"$po"
-	entries=$(count "$po" untranslated)
+	entries=$(count "$(msgfmt --statistics -o /dev/null "$po" 2>&1)" untranslated)
 	cfmt=$(grep -c '^#, .*c-format' "$po" || true)
 	t0=$(date +%s.%N)
 	"$STRATA" translate --format po -m "$MODEL" --compute-type int8 --beam 5 --threads 1 \
 		-i "$po" -o "$mt" 2>"$OUT/$name.log"
 	t1=$(date +%s.%N)
-	msgfmt --check --use-fuzzy -o /dev/null "$mt" || check=FAILS
+	# one msgfmt run checks the output and counts its entries
+	stats=$(msgfmt --check --use-fuzzy --statistics -o /dev/null "$mt" 2>&1) || check=FAILS
 	printf '%s\t%s\t%s\t%s\t%s\t%.1f\t%s\n' "$name" "$entries" "$cfmt" \
-		"$(count "$mt" fuzzy)" "$(count "$mt" untranslated)" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$check"
+		"$(count "$stats" fuzzy)" "$(count "$stats" untranslated)" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$check"
 }
 
 for name in $CATALOGUES; do row "$name"; done >"$OUT/table.tsv"
