@@ -18,11 +18,14 @@ import (
 // difficulty.json: the buckets of test lines by difficulty and each
 // system's BLEU in each.
 type DifficultyReport struct {
-	Checkpoints []string           `json:"checkpoints"`
-	Tokenize    string             `json:"tokenize"`
-	PerToken    bool               `json:"per_token"`
-	Buckets     []DifficultyBucket `json:"buckets"`
-	Systems     []DifficultySystem `json:"systems"`
+	Checkpoints []string `json:"checkpoints,omitempty"`
+	// Scores names the difficulty.tsv the ranking was read from, when it
+	// was not computed from checkpoints.
+	Scores   string             `json:"scores,omitempty"`
+	Tokenize string             `json:"tokenize"`
+	PerToken bool               `json:"per_token"`
+	Buckets  []DifficultyBucket `json:"buckets"`
+	Systems  []DifficultySystem `json:"systems"`
 	// Test names the test behind every system's gains (bucketGains).
 	Test string `json:"test"`
 }
@@ -96,9 +99,9 @@ func WriteDifficulty(w io.Writer, dir string, rep *DifficultyReport, buckets [][
 	}
 	err := atomicfile.WriteWith(filepath.Join(dir, "difficulty.tsv"), func(fw io.Writer) error {
 		bw := bufio.NewWriter(fw)
-		fmt.Fprintln(bw, "line\tscore\tmean_loss\tbucket")
+		fmt.Fprintln(bw, difficultyHeader)
 		for i, s := range scores {
-			fmt.Fprintf(bw, "%d\t%.4f\t%.4f\t%s\n", i+1, s, mean[i], bucketOf[i])
+			fmt.Fprintf(bw, "%d\t%s\t%s\t%s\n", i+1, formatLoss(s), formatLoss(mean[i]), bucketOf[i])
 		}
 		return bw.Flush()
 	})

@@ -17,6 +17,7 @@ import (
 
 type difficultyFlags struct {
 	model, dataDir, source, reference, out string
+	scores                                 string
 	src, tgt, tokenize                     string
 	last, buckets, threads                 int
 	perToken                               bool
@@ -25,7 +26,7 @@ type difficultyFlags struct {
 func init() {
 	var f difficultyFlags
 	cmd := &cobra.Command{
-		Use:   "difficulty --model RUN --last K --source F --ref F --output DIR BASELINE=HYP [NAME=HYP...]",
+		Use:   "difficulty (--model RUN --last K | --scores TSV) --source F --ref F --output DIR BASELINE=HYP [NAME=HYP...]",
 		Short: "BLEU of several systems on test subsets of increasing difficulty (the MSC paper's Figure 3)",
 		Long: `Ranks the test pairs by difficulty as the MSC paper does: the loss -log P(y|x)
 of each reference under the last K numbered checkpoints of a run (a shallow
@@ -36,7 +37,10 @@ into --buckets equal parts ("Simple", "Ordinary", "Difficult",
 with --source) are scored with BLEU on each part; the first system is the
 baseline the others are compared with. The paper's loss is the sentence's
 -log P(y|x), so longer pairs rank as harder; --per-token ranks by the loss
-per reference token instead.
+per reference token instead. --scores reads the ranking from a
+difficulty.tsv written earlier instead of scoring checkpoints: a study
+keeps the ranking and buckets later systems with it after the baseline's
+checkpoints are gone.
 
 Every later system's gain over the baseline is tested in each bucket (a
 two-sided paired bootstrap on the bucket's lines, seed 12345 + bucket index),
@@ -53,6 +57,7 @@ the baseline per bucket; BLEU itself when only one system is given).`,
 	modelFlags(cmd, &f.model, &f.dataDir, &f.threads)
 	fl.Lookup("model").Usage = "run directory whose numbered checkpoints score the pairs"
 	fl.IntVar(&f.last, "last", 20, "use the last K numbered checkpoints")
+	fl.StringVar(&f.scores, "scores", "", "rank by the scores of this difficulty.tsv (from an earlier run) instead of --model's checkpoints")
 	fl.StringVar(&f.source, "source", "", "source sentences, one per line")
 	fl.StringVar(&f.reference, "ref", "", "reference translations, aligned with --source")
 	fl.StringVar(&f.src, "src-lang", "", "source language (multilingual models)")
@@ -84,8 +89,11 @@ func parseSystems(args []string, lines int) ([]analysis.HypothesisFile, error) {
 }
 
 func runDifficulty(w io.Writer, f *difficultyFlags, args []string) error {
-	if f.model == "" || f.source == "" || f.reference == "" || f.out == "" {
-		return fmt.Errorf("analyze difficulty: --model, --source, --ref and --output are required")
+	if (f.model == "") == (f.scores == "") {
+		return fmt.Errorf("analyze difficulty: give --model (checkpoints to score the pairs with) or --scores (a difficulty.tsv), not both")
+	}
+	if f.source == "" || f.reference == "" || f.out == "" {
+		return fmt.Errorf("analyze difficulty: --source, --ref and --output are required")
 	}
 	srcs, refs, err := readAligned(f.source, f.reference)
 	if err != nil {
@@ -99,15 +107,7 @@ func runDifficulty(w io.Writer, f *difficultyFlags, args []string) error {
 	if err != nil {
 		return err // before the scoring, which takes minutes
 	}
-	cks, err := rundir.LastCheckpoints(f.model, f.last)
-	if err != nil {
-		return err
-	}
-	losses, err := checkpointLosses(cks, f, srcs, refs)
-	if err != nil {
-		return err
-	}
-	scores, mean, err := analysis.Difficulty(losses)
+	cks, scores, mean, err := difficultyScores(f, srcs, refs)
 	if err != nil {
 		return err
 	}
@@ -119,8 +119,34 @@ func runDifficulty(w io.Writer, f *difficultyFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep.Checkpoints, rep.Tokenize, rep.PerToken = cks, f.tokenize, f.perToken
+	rep.Checkpoints, rep.Scores, rep.Tokenize, rep.PerToken = cks, f.scores, f.tokenize, f.perToken
 	return analysis.WriteDifficulty(w, f.out, rep, buckets, scores, mean)
+}
+
+// difficultyScores ranks the pairs: read from --scores, or computed from
+// the last --last checkpoints of --model (returned, for the report).
+func difficultyScores(f *difficultyFlags, srcs, refs []string) (cks []string, scores, mean []float64, err error) {
+	if f.scores != "" {
+		if f.perToken {
+			return nil, nil, nil, fmt.Errorf("analyze difficulty: --per-token chooses how checkpoints score the pairs; %s is ranked already", f.scores)
+		}
+		if scores, mean, err = analysis.ReadDifficultyScores(f.scores); err != nil {
+			return nil, nil, nil, err
+		}
+		if len(scores) != len(srcs) {
+			return nil, nil, nil, fmt.Errorf("analyze difficulty: %s ranks %d pairs, %s has %d", f.scores, len(scores), f.source, len(srcs))
+		}
+		return nil, scores, mean, nil
+	}
+	if cks, err = rundir.LastCheckpoints(f.model, f.last); err != nil {
+		return nil, nil, nil, err
+	}
+	losses, err := checkpointLosses(cks, f, srcs, refs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	scores, mean, err = analysis.Difficulty(losses)
+	return cks, scores, mean, err
 }
 
 // checkpointLosses scores every reference under each checkpoint:

@@ -122,6 +122,13 @@ func TestCLIPipeline(t *testing.T) {
 	if len(tsv) != 501 {
 		t.Errorf("difficulty.tsv has %d lines, want a header and 500", len(tsv))
 	}
+	// the ranking read back from difficulty.tsv cuts the same buckets
+	again := run(t, "analyze", "difficulty", "--scores", filepath.Join(diffDir, "difficulty.tsv"), "--source", src,
+		"--reference", filepath.Join(dir, "corpus", "test.qab"), "--out", filepath.Join(dir, "difficulty-again"),
+		"beam="+hyp, "avg="+hyp+".avg")
+	if again != tab {
+		t.Errorf("analyze difficulty --scores gives another table:\n%s\nwant\n%s", again, tab)
+	}
 	// the quickstart does not log gradient norms: a run directory with a
 	// two-layer record stands in for one trained with --log-grad-norms
 	gradRun := filepath.Join(dir, "gradrun")

@@ -255,32 +255,48 @@ contrasts() {
 	done
 }
 
-# figures: Figure 3 (BLEU by difficulty bucket, ranked by base6's last
-# DIFF_K checkpoints up to B) and Figure 5 (per-layer gradient norms of the
-# parameters msc36 and dlcl36 share, over their first FIG5_UPDATES updates).
+# rank_difficulty: Figure 3's ranking of the test pairs, once base6 has
+# finished: its sentence losses under the last DIFF_K checkpoints of its run
+# (those VALID_EVERY apart, as the paper ranks with a trained shallow net's
+# last 20), mean plus standard deviation. Kept in RESULTS/figures/ranking,
+# since no checkpoint is archived: Figure 3 then needs none.
+rank_difficulty() {
+	local run=$WORK/runs/base6 dst=$RESULTS/figures/ranking tmp=$WORK/ranking u k=0
+	[ -s "$dst/difficulty.tsv" ] && return 0
+	[ -e "$run/.done" ] && [ -s "$WORK/hyp/base6.de" ] || return 0
+	rm -rf "$tmp"
+	mkdir -p "$tmp/ckpts"
+	cp "$run/run.json" "$tmp/ckpts/"
+	for u in $(ls "$run" | sed -n 's/^checkpoint_\([0-9]*\)\.bin$/\1/p' | sort -rn); do
+		[ $((u % VALID_EVERY)) = 0 ] && [ "$k" -lt "$DIFF_K" ] || continue
+		ln -s "$run/checkpoint_$u.bin" "$tmp/ckpts/checkpoint_$u.bin"
+		k=$((k + 1))
+	done
+	[ "$k" -gt 0 ] || return 0
+	log "Figure 3: ranking the test pairs by base6's last $k checkpoints"
+	"$STRATA" analyze difficulty --model "$tmp/ckpts" --last "$k" --source "$TEST_SRC" --ref "$TEST_REF" \
+		--threads "$THREADS" --output "$tmp/out" "base6=$WORK/hyp/base6.de" >/dev/null
+	mkdir -p "$dst"
+	cp "$tmp/out/difficulty.tsv" "$tmp/out/difficulty.json" "$dst/"
+	echo "$k" >"$dst/k"
+	rm -rf "$tmp"
+}
+
+# figures: Figure 3 (BLEU by difficulty bucket, ranked by rank_difficulty)
+# and Figure 5 (per-layer gradient norms of the parameters msc36 and dlcl36
+# share, over their first FIG5_UPDATES updates).
 figures() {
-	local b run=$WORK/runs/base6 rank=$WORK/difficulty/ranker u s k=0 hyps=()
-	b=$(budget) || return 0
+	local ranking=$RESULTS/figures/ranking/difficulty.tsv s hyps=()
 	for s in base6 msc36 msc6 dlcl36 transparent36; do
 		[ -s "$WORK/hyp/$s.de" ] && hyps+=("$s=$WORK/hyp/$s.de")
 	done
-	# redone when more systems are scored and base6's checkpoints are here
-	if [ -s "$WORK/hyp/base6.de" ] && [ -s "$WORK/hyp/msc36.de" ] && [ -s "$(ckpt "$run" "$b")" ] &&
+	# redone when more systems are scored
+	if [ -s "$ranking" ] && [ -s "$WORK/hyp/base6.de" ] && [ -s "$WORK/hyp/msc36.de" ] &&
 		[ "${hyps[*]}" != "$(cat "$WORK/difficulty/systems" 2>/dev/null)" ]; then
 		rm -rf "$WORK/difficulty"
-		mkdir -p "$rank"
-		cp "$run/run.json" "$rank/"
-		for u in $(ls "$run" | sed -n 's/^checkpoint_\([0-9]*\)\.bin$/\1/p' | sort -rn); do
-			[ "$u" -le "$b" ] && [ "$k" -lt "$DIFF_K" ] || continue
-			ln -sf "$run/checkpoint_$u.bin" "$rank/checkpoint_$u.bin"
-			k=$((k + 1))
-		done
-		log "Figure 3: buckets ranked by base6's last $k checkpoints up to $b"
-		"$STRATA" analyze difficulty --model "$rank" --last "$k" --source "$TEST_SRC" --ref "$TEST_REF" \
-			--threads "$THREADS" --output "$WORK/difficulty" "${hyps[@]}" >"$WORK/scores/difficulty.md"
-		echo "$k" >"$WORK/difficulty/k"
+		"$STRATA" analyze difficulty --scores "$ranking" --source "$TEST_SRC" --ref "$TEST_REF" \
+			--output "$WORK/difficulty" "${hyps[@]}" >"$WORK/scores/difficulty.md"
 		echo "${hyps[*]}" >"$WORK/difficulty/systems"
-		rm -rf "$rank"
 		mkdir -p "$RESULTS/figures"
 		rm -rf "$RESULTS/figures/difficulty"
 		cp -R "$WORK/difficulty" "$RESULTS/figures/difficulty"

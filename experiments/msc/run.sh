@@ -26,6 +26,7 @@
 #   experiments/msc/run.sh                       # the systems of SYSTEMS, in order
 #   THREADS=1 STOP_TIME=2h30m experiments/msc/run.sh   # one piece, one thread (beside another training)
 #   experiments/msc/run.sh budget                # compute B once base6 has finished
+#   experiments/msc/run.sh rank                  # rank the test pairs for Figure 3 once base6 has finished
 #   experiments/msc/run.sh rates                 # 10-minute training rates of the deep systems
 #   experiments/msc/run.sh status                # where every system stands
 #   SMOKE=1 experiments/msc/run.sh               # end to end on a slice, in minutes
@@ -111,6 +112,7 @@ restore
 
 case ${1:-} in
 budget) compute_budget; exit 0 ;;
+rank) rank_difficulty; exit 0 ;;
 rates) measure_rates; exit 0 ;;
 esac
 
@@ -127,6 +129,7 @@ for name in $SYSTEMS; do
 	stop_at_deadline
 	evaluate "$name"
 	archive "$name"
+	[ "$name" = base6 ] && rank_difficulty
 done
 stop_at_deadline
 contrasts
