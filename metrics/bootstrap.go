@@ -21,11 +21,13 @@ type BootstrapOptions struct {
 }
 
 // Estimate is a score with its bootstrap mean and 95% confidence interval.
+// Its JSON keys are those of a score's --confidence record (eval --json).
 type Estimate struct {
-	Score        float64 // on the real corpus
-	Mean         float64 // mean over resamples
-	CI           float64 // half-width of the 95% interval, sacreBLEU's "±"
-	Lower, Upper float64 // the interval's bounds (2.5% and 97.5% order statistics)
+	Score float64 `json:"score"` // on the real corpus
+	Mean  float64 `json:"mean"`  // mean over resamples
+	CI    float64 `json:"ci"`    // half-width of the 95% interval, sacreBLEU's "±"
+	Lower float64 `json:"lower"` // the interval's bounds (2.5% and 97.5% order statistics)
+	Upper float64 `json:"upper"`
 }
 
 // PairedResult is the outcome of a paired bootstrap test of a system

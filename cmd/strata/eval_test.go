@@ -118,6 +118,10 @@ func TestEvalTER(t *testing.T) {
 	if obj["higher_is_better"] != false || obj["p_value"] == nil || obj["p_value_method"] != "two-sided" || obj["difference"] == nil {
 		t.Errorf("paired JSON %v", obj)
 	}
+	// the estimates use the keys of a --confidence record
+	if d, _ := obj["difference"].(map[string]any); d["lower"] == nil || d["upper"] == nil || d["score"] == nil || d["Lower"] != nil {
+		t.Errorf("paired JSON difference %v: want the keys score, mean, ci, lower, upper", obj["difference"])
+	}
 
 	resetFlags(rootCmd)
 	rootCmd.SetErr(io.Discard)
