@@ -243,16 +243,105 @@ CONTRASTS="msc6:base6 msc36:base6 msc36:msc6 msc36:dlcl36 msc36:transparent36 ms
 	msc72:msc36 dlcl72:dlcl36 transparent72:transparent36 msc72:dlcl72 msc72:transparent72"
 
 # contrasts: a paired bootstrap (BLEU, chrF) for every contrast whose two
-# systems have test hypotheses.
+# systems have test hypotheses: the table as text, the numbers as JSON.
 contrasts() {
 	local c sys base out
 	for c in $CONTRASTS; do
-		sys=${c%%:*} base=${c#*:} out=$WORK/scores/$sys-vs-$base.txt
+		sys=${c%%:*} base=${c#*:} out=$WORK/scores/$sys-vs-$base
 		[ -s "$WORK/hyp/$sys.de" ] && [ -s "$WORK/hyp/$base.de" ] || continue
-		[ -s "$out" ] && continue
-		"$STRATA" eval -i "$WORK/hyp/$sys.de" --ref "$TEST_REF" -m bleu,chrf --paired-bs --baseline "$WORK/hyp/$base.de" >"$out.tmp"
-		mv "$out.tmp" "$out"
+		[ -s "$out.json" ] && continue
+		"$STRATA" eval -i "$WORK/hyp/$sys.de" --ref "$TEST_REF" -m bleu,chrf --paired-bs --baseline "$WORK/hyp/$base.de" >"$out.txt.tmp"
+		"$STRATA" eval -i "$WORK/hyp/$sys.de" --ref "$TEST_REF" -m bleu,chrf --paired-bs --baseline "$WORK/hyp/$base.de" --json >"$out.json.tmp"
+		mv "$out.txt.tmp" "$out.txt"
+		mv "$out.json.tmp" "$out.json"
 	done
+}
+
+# The claims of the design (docs/results.md): CLAIM:PAPER_DELTA:CONTRAST[,CONTRAST...]
+# with one contrast per seed. The paper's deltas are IWSLT14 BLEU (Tables 2, 3).
+CLAIMS="T2-a:+0.26:msc6:base6 T2-b:+1.81:msc36:base6,msc36-s2:base6-s2 T2-c:+1.55:msc36:msc6
+	T3-a:+0.41:msc36:dlcl36 T3-b:+0.95:msc36:transparent36"
+
+# paper NAME: the system's IWSLT14 En-De BLEU in the paper ("–" where it
+# gives none for that system).
+paper() {
+	case ${1%-s[0-9]*} in
+	base6) echo 27.23 ;; msc6) echo 27.49 ;; msc36) echo 29.04 ;;
+	dlcl36) echo 28.63 ;; transparent36) echo 28.09 ;; msc72) echo 29.67 ;;
+	*) echo – ;;
+	esac
+}
+
+# jfield KEY: the number after "KEY": in the JSON on stdin (its last one)
+jfield() { sed -n "s/.*\"$1\":\([-0-9.eE+]*\).*/\1/p" | tail -n 1; }
+# metric_line NAME FILE: the JSON line of one metric
+metric_line() { grep "\"name\":\"$1\"" "$2"; }
+# diff_field KEY: KEY of the "difference" object of the paired JSON line on stdin
+diff_field() { sed -n 's/.*"difference":{\([^}]*\)}.*/\1/p' | jfield "$1"; }
+
+# contrast_row CLAIM PAPER SYS BASE: "OUTCOME|ROW": the contrast's outcome
+# under the decision rule (paper, opposite or n.s.) and its table row.
+contrast_row() {
+	local j=$WORK/scores/$3-vs-$4.json bleu chrf
+	bleu=$(metric_line BLEU "$j") chrf=$(metric_line chrF2 "$j")
+	awk -v c="$1" -v pp="$2" -v s="$3" -v b="$4" -v p="$(jfield p_value <<<"$bleu")" \
+		-v d="$(diff_field score <<<"$bleu")" -v lo="$(diff_field lower <<<"$bleu")" \
+		-v hi="$(diff_field upper <<<"$bleu")" -v dc="$(diff_field score <<<"$chrf")" 'BEGIN {
+		if (!(p < 0.05 && d * dc > 0)) { o = "n.s."; w = "does not count" }
+		else if (d * pp > 0) { o = "paper"; w = "counts, the paper'"'"'s direction" }
+		else { o = "opposite"; w = "counts, the opposite direction" }
+		printf "%s|| %s | `%s` − `%s` | %s | %+.2f (%+.2f to %+.2f) | %.3f | %+.2f | %s |\n", o, c, s, b, pp, d, lo, hi, p, dc, w
+	}'
+}
+
+# verdict OUTCOME...: the design's rule over seeds: confirmed when the
+# difference counts in the paper's direction at every seed, reversed when
+# it counts the other way at every seed, not confirmed otherwise.
+verdict() {
+	local n=$# at="at one seed" o same=0 other=0
+	for o; do
+		case $o in paper) same=$((same + 1)) ;; opposite) other=$((other + 1)) ;; esac
+	done
+	[ "$n" -gt 1 ] && at="at $n seeds"
+	if [ "$same" = "$n" ]; then echo "confirmed ($at)"
+	elif [ "$other" = "$n" ]; then echo "reversed ($at)"
+	else echo "not confirmed ($at)"; fi
+}
+
+# tables: Tables 2 and 3 (every scored system, the paper's column beside)
+# and the claims' contrasts with their verdicts, as Markdown in
+# scores/tables.md, copied to RESULTS.
+tables() {
+	local b name j c claim pp x line outcomes rows= verdicts=
+	b=$(budget) || return 0
+	for c in $CLAIMS; do
+		claim=${c%%:*} x=${c#*:} pp=${x%%:*} outcomes=()
+		for x in $(tr , ' ' <<<"${c#*:*:}"); do
+			[ -s "$WORK/scores/${x%%:*}-vs-${x#*:}.json" ] || continue
+			line=$(contrast_row "$claim" "$pp" "${x%%:*}" "${x#*:}")
+			outcomes+=("${line%%|*}") rows+="${line#*|}"$'\n'
+		done
+		[ ${#outcomes[@]} -gt 0 ] && verdicts+="- $claim: $(verdict "${outcomes[@]}")"$'\n'
+	done
+	{
+		printf 'l10n test, beam 5; each system the average of its checkpoints at %s, %s and %s updates.\n\n' \
+			"$((b - 2 * VALID_EVERY))" "$((b - VALID_EVERY))" "$b"
+		printf '| system | paper (IWSLT14) | BLEU (95%% CI) | chrF2 | TER |\n|---|---:|---|---:|---:|\n'
+		for name in $SYSTEMS; do
+			j=$WORK/scores/$name.json
+			[ -s "$j" ] || continue
+			awk -v n="$name" -v pp="$(paper "$name")" -v s="$(metric_line BLEU "$j" | jfield score)" \
+				-v lo="$(metric_line BLEU "$j" | jfield lower)" -v hi="$(metric_line BLEU "$j" | jfield upper)" \
+				-v c="$(metric_line chrF2 "$j" | jfield score)" -v t="$(metric_line TER "$j" | jfield score)" \
+				'BEGIN { printf "| `%s` | %s | %.2f (%.1f-%.1f) | %.2f | %.2f |\n", n, pp, s, lo, hi, c, t }'
+		done
+		printf '\nClaims: a two-sided paired bootstrap on l10n test (1,000 resamples, seed 12345) per seed; a difference counts when p < 0.05 in BLEU and chrF has the same sign.\n\n'
+		printf '| claim | contrast | paper Δ | BLEU Δ (95%% CI) | p | chrF Δ | at this seed |\n|---|---|---:|---|---:|---:|---|\n'
+		printf '%s\n%s' "$rows" "$verdicts"
+	} >"$WORK/scores/tables.md.tmp"
+	mv "$WORK/scores/tables.md.tmp" "$WORK/scores/tables.md"
+	mkdir -p "$RESULTS"
+	cp "$WORK/scores/tables.md" "$RESULTS/tables.md"
 }
 
 # rank_difficulty: Figure 3's ranking of the test pairs, once base6 has

@@ -27,6 +27,7 @@
 #   THREADS=1 STOP_TIME=2h30m experiments/msc/run.sh   # one piece, one thread (beside another training)
 #   experiments/msc/run.sh budget                # compute B once base6 has finished
 #   experiments/msc/run.sh rank                  # rank the test pairs for Figure 3 once base6 has finished
+#   experiments/msc/run.sh tables                # Tables 2 and 3 and the claims' verdicts from what is scored
 #   experiments/msc/run.sh rates                 # 10-minute training rates of the deep systems
 #   experiments/msc/run.sh status                # where every system stands
 #   SMOKE=1 experiments/msc/run.sh               # end to end on a slice, in minutes
@@ -113,6 +114,7 @@ restore
 case ${1:-} in
 budget) compute_budget; exit 0 ;;
 rank) rank_difficulty; exit 0 ;;
+tables) contrasts; tables; exit 0 ;;
 rates) measure_rates; exit 0 ;;
 esac
 
@@ -135,6 +137,7 @@ stop_at_deadline
 contrasts
 stop_at_deadline
 figures
-log "tables in $WORK/scores; state: experiments/msc/run.sh status"
+tables
+log "tables in $WORK/scores/tables.md (and $RESULTS/tables.md); state: experiments/msc/run.sh status"
 exit 0
 }
