@@ -330,10 +330,11 @@ tables() {
 		for name in $SYSTEMS; do
 			j=$WORK/scores/$name.json
 			[ -s "$j" ] || continue
+			# the interval as sacreBLEU prints it, μ ± its half-width
 			awk -v n="$name" -v pp="$(paper "$name")" -v s="$(metric_line BLEU "$j" | jfield score)" \
-				-v lo="$(metric_line BLEU "$j" | jfield lower)" -v hi="$(metric_line BLEU "$j" | jfield upper)" \
+				-v mu="$(metric_line BLEU "$j" | jfield mean)" -v ci="$(metric_line BLEU "$j" | jfield ci)" \
 				-v c="$(metric_line chrF2 "$j" | jfield score)" -v t="$(metric_line TER "$j" | jfield score)" \
-				'BEGIN { printf "| `%s` | %s | %.2f (%.1f-%.1f) | %.2f | %.2f |\n", n, pp, s, lo, hi, c, t }'
+				'BEGIN { printf "| `%s` | %s | %.2f (%.1f-%.1f) | %.2f | %.2f |\n", n, pp, s, mu - ci, mu + ci, c, t }'
 		done
 		printf '\nClaims: a two-sided paired bootstrap on l10n test (1,000 resamples, seed 12345) per seed; a difference counts when p < 0.05 in BLEU and chrF has the same sign.\n\n'
 		printf '| claim | contrast | paper Δ | BLEU Δ (95%% CI) | p | chrF Δ | at this seed |\n|---|---|---:|---|---:|---:|---|\n'

@@ -60,7 +60,7 @@ func TestTablesReportSystemsContrastsAndVerdicts(t *testing.T) {
 		os.MkdirAll(filepath.Join(work, d), 0o755)
 	}
 	os.WriteFile(filepath.Join(work, "budget", "B"), []byte("4000\n"), 0o644)
-	score := `{"lower":24.81,"name":"BLEU","score":26.543,"upper":28.39}` + "\n" + `{"name":"chrF2","score":54.71}` + "\n" + `{"name":"TER","score":63.044}` + "\n"
+	score := `{"ci":1.786,"lower":24.81,"mean":26.548,"name":"BLEU","score":26.543,"upper":28.39}` + "\n" + `{"name":"chrF2","score":54.71}` + "\n" + `{"name":"TER","score":63.044}` + "\n"
 	os.WriteFile(filepath.Join(work, "scores", "base6.json"), []byte(score), 0o644)
 	paired(t, work, "msc6-vs-base6", "0.8", "0.2", "1.4", "0.01", "0.5")         // counts, the paper's direction
 	paired(t, work, "msc36-vs-base6", "1.2", "0.5", "1.9", "0.002", "1.1")       // seed 1: counts
@@ -69,7 +69,7 @@ func TestTablesReportSystemsContrastsAndVerdicts(t *testing.T) {
 	out := lib(t, work, "tables; cat \"$WORK/results/tables.md\"")
 	for _, want := range []string{
 		"checkpoints at 3000, 3500 and 4000 updates",
-		"| `base6` | 27.23 | 26.54 (24.8-28.4) | 54.71 | 63.04 |",
+		"| `base6` | 27.23 | 26.54 (24.8-28.3) | 54.71 | 63.04 |", // μ ± ci, as sacreBLEU prints it
 		"| T2-a | `msc6` − `base6` | +0.26 | +0.80 (+0.20 to +1.40) | 0.010 | +0.50 | counts, the paper's direction |",
 		"| T2-b | `msc36-s2` − `base6-s2` | +1.81 | +0.60 (-0.10 to +1.30) | 0.080 | +0.40 | does not count |",
 		"- T2-a: confirmed (at one seed)",
