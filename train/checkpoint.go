@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/internal/atomicfile"
@@ -108,10 +109,32 @@ func (r *run) pruneCheckpoints() error {
 	if err != nil {
 		return err
 	}
-	for _, n := range ups[:max(len(ups)-r.opts.KeepLast, 0)] {
+	for _, n := range prunable(ups, r.opts.KeepLast, r.opts.SaveInterval) {
 		os.Remove(filepath.Join(r.opts.SaveDir, rundir.CheckpointName(n)))
 	}
 	return nil
+}
+
+// prunable returns the numbered checkpoints (ups, ascending) to remove so
+// that the newest keep remain. With a save interval, only checkpoints on
+// it count: one written off it, where a time limit or Ctrl-C stopped the
+// run, is removed as soon as a newer one exists (checkpoint_last.bin did
+// the resuming). Otherwise each stop would push out one of the scheduled
+// checkpoints that a caller averages, e.g. the last three before a fixed
+// budget.
+func prunable(ups []int, keep, interval int) []int {
+	var scheduled, drop []int
+	for i, n := range ups {
+		switch {
+		case interval <= 0 || n%interval == 0:
+			scheduled = append(scheduled, n)
+		case i < len(ups)-1:
+			drop = append(drop, n)
+		}
+	}
+	drop = append(drop, scheduled[:max(len(scheduled)-keep, 0)]...)
+	slices.Sort(drop)
+	return drop
 }
 
 // restore loads checkpoint_last.bin into the run, or reports that there is
