@@ -1,0 +1,141 @@
+package msc
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sharedL10n finds the l10n corpus next to the repository (../shared from
+// the repository root) or at /work/shared.
+func sharedL10n() string {
+	for _, d := range []string{"../../../shared", "/work/shared"} {
+		if _, err := os.Stat(filepath.Join(d, "data/l10n/train/en-de.tsv.gz")); err == nil {
+			abs, _ := filepath.Abs(d)
+			return abs
+		}
+	}
+	return ""
+}
+
+// smoke runs run.sh in smoke mode with WORK and RESULTS, returning its log.
+func smoke(t *testing.T, root, bin, shared, work, results string) string {
+	t.Helper()
+	cmd := exec.Command("bash", "experiments/msc/run.sh")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "SMOKE=1", "WORK="+work, "RESULTS="+results, "STRATA="+bin, "SHARED="+shared,
+		"SYSTEMS=base6 msc6 msc36 dlcl36")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("run.sh: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// The recipe end to end on a slice: every system trained to B, scored and
+// archived; Figure 3 ranked by base6's scheduled checkpoints and redrawn
+// from the archived ranking; Figure 5; the tables with the claims'
+// verdicts; and a fresh work directory restored from the archive without
+// training anything again.
+func TestSmokeRecipeArchivesFiguresAndTables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the recipe end to end (-short)")
+	}
+	shared := sharedL10n()
+	if shared == "" {
+		t.Skip("no shared data (../shared/data/l10n next to the repository)")
+	}
+	for _, tool := range []string{"bash", "zcat", "awk", "xz", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not found", tool)
+		}
+	}
+	// Reading the scripts makes go test's cache depend on them.
+	for _, f := range []string{"run.sh", "lib.sh"} {
+		if _, err := os.ReadFile(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, _ := filepath.Abs("../..")
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "strata")
+	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "strata")).CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	results := filepath.Join(tmp, "results")
+	start := time.Now()
+	smoke(t, root, bin, shared, filepath.Join(tmp, "work"), results)
+	t.Logf("smoke run: %s", time.Since(start).Round(time.Second))
+
+	for _, s := range []string{"base6", "msc6", "msc36", "dlcl36"} {
+		for _, f := range []string{".archived", "test.de", s + ".json", "metrics.jsonl.gz", "train.log.gz"} {
+			if _, err := os.Stat(filepath.Join(results, s, f)); err != nil {
+				t.Errorf("%s is not archived: %v", s, err)
+			}
+		}
+	}
+	checkRanking(t, filepath.Join(results, "figures", "ranking"))
+	read := func(p string) string {
+		b, err := os.ReadFile(filepath.Join(results, p))
+		if err != nil {
+			t.Error(err)
+		}
+		return string(b)
+	}
+	if fig3 := read("figures/difficulty.md"); !strings.Contains(fig3, "| Challenging |") || !strings.Contains(fig3, "dlcl36 BLEU") {
+		t.Errorf("Figure 3 table:\n%s", fig3)
+	}
+	if _, err := os.Stat(filepath.Join(results, "figures", "fig5", ".done")); err != nil {
+		t.Errorf("Figure 5: %v", err)
+	}
+	tables := read("tables.md")
+	for _, want := range []string{"| `msc36` | 29.04 |", "| T2-a | `msc6` − `base6` | +0.26 |", "| T3-a | `msc36` − `dlcl36` |", "- T2-c: ", "(at one seed)"} {
+		if !strings.Contains(tables, want) {
+			t.Errorf("tables.md lacks %q:\n%s", want, tables)
+		}
+	}
+
+	// A fresh work directory: everything comes back from the archive.
+	out := smoke(t, root, bin, shared, filepath.Join(tmp, "work2"), results)
+	if strings.Contains(out, "] train ") || strings.Contains(out, "] evaluate ") {
+		t.Errorf("restored systems were trained or decoded again:\n%s", out)
+	}
+	if again := read("tables.md"); again != tables {
+		t.Errorf("tables from the restored archive:\n%s\nfirst run:\n%s", again, tables)
+	}
+}
+
+// checkRanking: Figure 3's ranking came from base6's checkpoints on the
+// save schedule (20 updates apart in smoke mode), as many as k says.
+func checkRanking(t *testing.T, dir string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "difficulty.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct{ Checkpoints []string }
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	k, _ := os.ReadFile(filepath.Join(dir, "k"))
+	if n, _ := strconv.Atoi(strings.TrimSpace(string(k))); n == 0 || n != len(rep.Checkpoints) {
+		t.Errorf("ranking: k %q, %d checkpoints", k, len(rep.Checkpoints))
+	}
+	num := regexp.MustCompile(`checkpoint_(\d+)\.bin$`)
+	for _, c := range rep.Checkpoints {
+		m := num.FindStringSubmatch(c)
+		if m == nil {
+			t.Errorf("ranking checkpoint %s is not numbered", c)
+			continue
+		}
+		if u, _ := strconv.Atoi(m[1]); u%20 != 0 {
+			t.Errorf("ranking checkpoint %s is off the save schedule", c)
+		}
+	}
+}
