@@ -53,6 +53,8 @@ L10N=../shared/data/l10n
 FLORES=../shared/data/flores200-devtest
 
 log() { printf '[en-de %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+# shellcheck source=experiments/smoke-corpus.sh
+. experiments/smoke-corpus.sh
 RUN=$WORK/run
 if [ "${1:-}" = status ]; then
 	if [ ! -x "$WORK/strata" ]; then mkdir -p "$WORK" && go build -o "$WORK/strata" ./cmd/strata; fi
@@ -70,27 +72,7 @@ DATA=$WORK/data
 TEST_SRC=$L10N/test/test.en TEST_REF=$L10N/test/test.de
 DEV_SRC=$L10N/dev/dev.en DEV_REF=$L10N/dev/dev.de
 CONFIG=configs/l10n-en-de.yaml
-if [ "$SMOKE" = 1 ]; then
-	S=$WORK/smoke-corpus
-	mkdir -p "$S"
-	# head closes the pipe early: zcat's SIGPIPE is expected
-	[ -s "$S/train.tsv" ] || (set +o pipefail; zcat "$L10N/train/en-de.tsv.gz" | head -n 3000) >"$S/train.tsv"
-	for l in en de; do
-		[ -s "$S/dev.$l" ] || head -n 60 "$L10N/dev/dev.$l" >"$S/dev.$l"
-		[ -s "$S/test.$l" ] || head -n 40 "$L10N/test/test.$l" >"$S/test.$l"
-	done
-	cat >"$S/config.yaml" <<-EOF
-		root: .
-		languages: [en, de]
-		tags: none
-		bpe: {merges: $MERGES}
-		max_len: 256
-		splits:
-		  train: [{pair: en-de, path: train.tsv}]
-		  valid: [{pair: en-de, src: dev.en, tgt: dev.de}]
-	EOF
-	CONFIG=$S/config.yaml TEST_SRC=$S/test.en TEST_REF=$S/test.de DEV_SRC=$S/dev.en DEV_REF=$S/dev.de
-fi
+[ "$SMOKE" = 1 ] && smoke_corpus 3000
 if [ -e "$DATA/manifest.json" ]; then
 	log "data: $DATA exists"
 else

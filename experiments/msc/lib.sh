@@ -1,32 +1,6 @@
 # Sourced by experiments/msc/run.sh: the stages of the MSC study. Every
 # function reads the settings run.sh defines (WORK, STRATA, DATA, ...).
 
-# smoke_corpus: a slice of l10n en→de so that every stage runs in seconds.
-smoke_corpus() {
-	local s=$WORK/smoke-corpus l
-	mkdir -p "$s"
-	if [ ! -s "$s/train.tsv" ]; then
-		# head closes the pipe early: zcat's SIGPIPE is expected
-		(set +o pipefail; zcat "$L10N/train/en-de.tsv.gz" | head -n 2000) >"$s/train.tsv.tmp"
-		mv "$s/train.tsv.tmp" "$s/train.tsv"
-	fi
-	for l in en de; do
-		[ -s "$s/dev.$l" ] || head -n 60 "$L10N/dev/dev.$l" >"$s/dev.$l"
-		[ -s "$s/test.$l" ] || head -n 40 "$L10N/test/test.$l" >"$s/test.$l"
-	done
-	cat >"$s/config.yaml" <<-EOF
-		root: .
-		languages: [en, de]
-		tags: none
-		bpe: {merges: $MERGES}
-		max_len: 256
-		splits:
-		  train: [{pair: en-de, path: train.tsv}]
-		  valid: [{pair: en-de, src: dev.en, tgt: dev.de}]
-	EOF
-	CONFIG=$s/config.yaml DEV_SRC=$s/dev.en DEV_REF=$s/dev.de TEST_SRC=$s/test.en TEST_REF=$s/test.de
-}
-
 # spec NAME: "preset seed warm-up overrides" of a system (overrides comma
 # separated; "-" for none). A name ending in -sN trains with seed N.
 spec() {

@@ -88,6 +88,8 @@ if [ "$SMOKE" = 1 ]; then RESULTS=${RESULTS:-$WORK/results}; else RESULTS=${RESU
 . experiments/msc/lib.sh
 # shellcheck source=experiments/deadline.sh
 . experiments/deadline.sh
+# shellcheck source=experiments/smoke-corpus.sh
+. experiments/smoke-corpus.sh
 deadline_start
 
 case ${1:-} in
@@ -104,7 +106,7 @@ DATA=$WORK/data
 DEV_SRC=$L10N/dev/dev.en DEV_REF=$L10N/dev/dev.de
 TEST_SRC=$L10N/test/test.en TEST_REF=$L10N/test/test.de
 CONFIG=configs/l10n-en-de.yaml
-[ "$SMOKE" = 1 ] && smoke_corpus
+[ "$SMOKE" = 1 ] && smoke_corpus 2000
 if [ ! -e "$DATA/manifest.json" ]; then
 	log "data: preparing $DATA (BPE $MERGES merges)"
 	"$STRATA" prepare --config "$CONFIG" --out "$DATA" --merges "$MERGES"
