@@ -30,7 +30,7 @@ func smoke(t *testing.T, root, bin, shared, work, results string) string {
 	cmd := exec.Command("bash", "experiments/msc/run.sh")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "SMOKE=1", "WORK="+work, "RESULTS="+results, "STRATA="+bin, "SHARED="+shared,
-		"SYSTEMS=base6 msc6 msc36 dlcl36")
+		"SYSTEMS=base6 msc6 msc36 dlcl36", "PARALLEL=2")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("run.sh: %v\n%s", err, out)
@@ -38,7 +38,8 @@ func smoke(t *testing.T, root, bin, shared, work, results string) string {
 	return string(out)
 }
 
-// The recipe end to end on a slice: every system trained to B, scored and
+// The recipe end to end on a slice, two systems side by side where it can:
+// every system trained to B, scored and
 // archived; Figure 3 ranked by base6's scheduled checkpoints and redrawn
 // from the archived ranking; Figure 5; the tables with the claims'
 // verdicts; and a fresh work directory restored from the archive without
@@ -70,8 +71,12 @@ func TestSmokeRecipeArchivesFiguresAndTables(t *testing.T) {
 	}
 	results := filepath.Join(tmp, "results")
 	start := time.Now()
-	smoke(t, root, bin, shared, filepath.Join(tmp, "work"), results)
+	out := smoke(t, root, bin, shared, filepath.Join(tmp, "work"), results)
 	t.Logf("smoke run: %s", time.Since(start).Round(time.Second))
+	// PARALLEL=2: base6 alone, then msc6 beside msc36, then dlcl36 alone
+	if m6, m36, e6 := strings.Index(out, "] train msc6:"), strings.Index(out, "] train msc36:"), strings.Index(out, "] evaluate msc6:"); m6 < 0 || m36 < 0 || e6 < m36 {
+		t.Errorf("msc6 and msc36 did not train side by side (train msc6 at %d, msc36 at %d, evaluate msc6 at %d):\n%s", m6, m36, e6, out)
+	}
 
 	for _, s := range []string{"base6", "msc6", "msc36", "dlcl36"} {
 		for _, f := range []string{".archived", "test.de", s + ".json", "metrics.jsonl.gz", "train.log.gz"} {
@@ -102,7 +107,7 @@ func TestSmokeRecipeArchivesFiguresAndTables(t *testing.T) {
 	}
 
 	// A fresh work directory: everything comes back from the archive.
-	out := smoke(t, root, bin, shared, filepath.Join(tmp, "work2"), results)
+	out = smoke(t, root, bin, shared, filepath.Join(tmp, "work2"), results)
 	if strings.Contains(out, "] train ") || strings.Contains(out, "] evaluate ") {
 		t.Errorf("restored systems were trained or decoded again:\n%s", out)
 	}

@@ -25,6 +25,7 @@
 #
 #   experiments/msc/run.sh                       # the systems of SYSTEMS, in order
 #   THREADS=1 STOP_TIME=2h30m experiments/msc/run.sh   # one piece, one thread (beside another training)
+#   PARALLEL=2 STOP_TIME=2h30m experiments/msc/run.sh  # two systems side by side, one thread each
 #   experiments/msc/run.sh budget                # compute B once base6 has finished
 #   experiments/msc/run.sh rank                  # rank the test pairs for Figure 3 once base6 has finished
 #   experiments/msc/run.sh tables                # Tables 2 and 3 and the claims' verdicts from what is scored
@@ -36,7 +37,7 @@
 #   WORK=runs/msc36  MERGES=8000  MAX_TOKENS=4096  LR=1e-3
 #   WARMUP_SHALLOW=800 (6 layers)  WARMUP_DEEP=1600 (36, 72)
 #   VALID_EVERY=500  EVAL_BLEU=300  PATIENCE=10  MAX_EPOCH=60 (base6's stop)
-#   B= (override the budget)  BUDGET_HOURS=40  THREADS=1  BEAM=5  STOP_TIME=
+#   B= (override the budget)  BUDGET_HOURS=40  THREADS=1  PARALLEL=1  BEAM=5  STOP_TIME=
 #   DIFF_K=20 (base6 checkpoints that rank Figure 3's buckets)  FIG5_UPDATES=2000
 #   SYSTEMS="base6 msc6 msc36 dlcl36 transparent36 base6-s2 msc36-s2" or "all"
 #   (adds plain36, Table 5's msc36-add msc36-ffn msc36-noctxenc msc36-noctx,
@@ -66,6 +67,7 @@ PATIENCE=${PATIENCE:-10}
 MAX_EPOCH=${MAX_EPOCH:-60}
 BUDGET_HOURS=${BUDGET_HOURS:-40}
 THREADS=${THREADS:-1}
+PARALLEL=${PARALLEL:-1}
 BEAM=${BEAM:-5}
 STOP_TIME=${STOP_TIME:-}
 DIFF_K=${DIFF_K:-20}
@@ -121,19 +123,50 @@ rates) measure_rates; exit 0 ;;
 esac
 
 # --- training, evaluation, archive ------------------------------------------
-for name in $SYSTEMS; do
-	rc=0
-	train "$name" "$THREADS" || rc=$?
-	[ "$rc" = 2 ] && exit 1
-	if [ "$rc" != 0 ]; then
-		log "stopping at $name (rerun the same command to continue)"
-		break
-	fi
-	[ "$name" = base6 ] && compute_budget
+# finish NAME: what follows a system's training: B after base6, the
+# system's test score and archive, Figure 3's ranking after base6.
+finish() {
+	[ "$1" = base6 ] && compute_budget
 	stop_at_deadline
-	evaluate "$name"
-	archive "$name"
-	[ "$name" = base6 ] && rank_difficulty
+	evaluate "$1"
+	archive "$1"
+	[ "$1" = base6 ] && rank_difficulty
+	return 0
+}
+
+read -ra todo <<<"$(echo $SYSTEMS)"
+i=0
+while [ "$i" -lt "${#todo[@]}" ]; do
+	a=${todo[i]} b=${todo[i + 1]:-}
+	# PARALLEL=2: two systems side by side, one thread each; base6 decides
+	# B, so it trains alone
+	if [ "$PARALLEL" = 2 ] && [ -n "$b" ] && [ "$a" != base6 ] && [ "$b" != base6 ]; then
+		ra=0 rb=0
+		train "$a" 1 &
+		pa=$!
+		train "$b" 1 &
+		pb=$!
+		wait "$pa" || ra=$?
+		wait "$pb" || rb=$?
+		[ "$ra" = 2 ] || [ "$rb" = 2 ] && exit 1
+		[ "$ra" = 0 ] && finish "$a"
+		[ "$rb" = 0 ] && finish "$b"
+		if [ "$ra" != 0 ] || [ "$rb" != 0 ]; then
+			log "stopping at $a and $b (rerun the same command to continue)"
+			break
+		fi
+		i=$((i + 2))
+	else
+		rc=0
+		train "$a" "$THREADS" || rc=$?
+		[ "$rc" = 2 ] && exit 1
+		if [ "$rc" != 0 ]; then
+			log "stopping at $a (rerun the same command to continue)"
+			break
+		fi
+		finish "$a"
+		i=$((i + 1))
+	fi
 done
 stop_at_deadline
 contrasts
