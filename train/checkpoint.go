@@ -118,8 +118,9 @@ func (r *run) pruneCheckpoints() error {
 // prunable returns the numbered checkpoints (ups, ascending) to remove so
 // that the newest keep remain. With a save interval, only checkpoints on
 // it count: one written off it, where a time limit or Ctrl-C stopped the
-// run, is removed as soon as a newer one exists (checkpoint_last.bin did
-// the resuming). Otherwise each stop would push out one of the scheduled
+// run or for a new best validation, is removed as soon as a newer one
+// exists (checkpoint_last.bin did the resuming; checkpoint_best.bin is a
+// link of its own). Otherwise each stop would push out one of the scheduled
 // checkpoints that a caller averages, e.g. the last three before a fixed
 // budget.
 func prunable(ups []int, keep, interval int) []int {
