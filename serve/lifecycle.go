@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"time"
@@ -16,7 +17,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, listening func
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		s.Close()
-		return err
+		// net's message ("listen tcp: address 99999: invalid port") does
+		// not say which setting to change
+		return fmt.Errorf("serve: cannot listen on %q (--addr HOST:PORT): %w", addr, err)
 	}
 	return s.Serve(ctx, ln, listening)
 }

@@ -113,3 +113,16 @@ func TestDrainFinishesInFlightRequests(t *testing.T) {
 		t.Errorf("drain log:\n%s", log)
 	}
 }
+
+// A bind error says which address failed and which flag sets it.
+func TestListenErrorNamesTheAddress(t *testing.T) {
+	var lb logBuffer
+	s, err := New(testBundle(t), testOptions(), newLogger(&lb))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.ListenAndServe(context.Background(), "localhost:99999", nil)
+	if err == nil || !strings.Contains(err.Error(), `"localhost:99999"`) || !strings.Contains(err.Error(), "--addr") {
+		t.Fatalf("ListenAndServe on an invalid port: %v, want an error naming the address and --addr", err)
+	}
+}
