@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -180,7 +181,25 @@ func setField(v reflect.Value, path []string, val string) error {
 		}
 		return setScalar(f, val)
 	}
-	return fmt.Errorf("unknown field %q", path[0])
+	return fmt.Errorf("unknown field %q (have %s)", path[0], strings.Join(fieldNames(t), ", "))
+}
+
+// fieldNames lists the yaml names of a section's fields, a nested section
+// as "name.…", so that a mistyped override shows what it could have been.
+func fieldNames(t reflect.Type) []string {
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		if t.Field(i).Type.Kind() == reflect.Struct {
+			name += ".…"
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 func setScalar(f reflect.Value, val string) error {

@@ -40,4 +40,10 @@ func TestOverride(t *testing.T) {
 			t.Errorf("override %q must fail", bad)
 		}
 	}
+	// a mistyped field lists the section's fields
+	for set, want := range map[string]string{"d_modle=3": "d_model, decoder_layers", "deep.blokcs=3": "block_scale, blocks, context"} {
+		if err := c.Override([]string{set}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("override %q: %v, want the fields listed (%s)", set, err, want)
+		}
+	}
 }
