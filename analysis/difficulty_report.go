@@ -154,14 +154,33 @@ func difficultyTable(rep *DifficultyReport) string {
 	n := len(rep.Buckets)
 	for _, s := range rep.Systems[1:] {
 		if g := s.Spread; g != nil {
-			fmt.Fprintf(&b, "\n%s: gain in %s minus gain in %s %+.2f (95%% CI %+.2f to %+.2f, p = %.3f).\n",
-				s.Name, rep.Buckets[n-1].Name, rep.Buckets[0].Name, g.Gain, g.Lower, g.Upper, g.PValue)
+			fmt.Fprintf(&b, "\n%s: gain in %s minus gain in %s %+.2f (95%% CI %+.2f to %+.2f, p = %.3f); %s.\n",
+				s.Name, rep.Buckets[n-1].Name, rep.Buckets[0].Name, g.Gain, g.Lower, g.Upper, g.PValue, growsWord(s))
 		}
 	}
 	if rep.Test != "" && len(rep.Systems) > 1 {
 		fmt.Fprintf(&b, "\nTest: %s.\n", rep.Test)
 	}
 	return b.String()
+}
+
+// GainGrows says whether a system's gain over the baseline grows with
+// difficulty, as the MSC paper reads its Figure 3 and as a test can show
+// it: the hardest bucket's gain is positive at p < 0.05, and the 95%
+// interval of that gain minus the easiest bucket's lies above zero.
+func GainGrows(s DifficultySystem) bool {
+	if len(s.Gains) == 0 || s.Spread == nil {
+		return false
+	}
+	hard := s.Gains[len(s.Gains)-1]
+	return hard.Gain > 0 && hard.PValue < 0.05 && s.Spread.Lower > 0
+}
+
+func growsWord(s DifficultySystem) string {
+	if GainGrows(s) {
+		return "the gain grows with difficulty (the hardest bucket's gain positive at p < 0.05, the difference's interval above zero)"
+	}
+	return "no evidence that the gain grows with difficulty (that needs the hardest bucket's gain positive at p < 0.05 and the difference's interval above zero)"
 }
 
 // difficultyPlot draws the paper's Figure 3: per bucket, each system's BLEU

@@ -115,3 +115,23 @@ func TestBucketGainsTestEachBucketAndTheSpread(t *testing.T) {
 		t.Errorf("spread %+v, want the hard bucket's gain and interval %+v", spread, g)
 	}
 }
+
+func TestGainGrowsNeedsTheHardGainAndTheSpread(t *testing.T) {
+	sys := func(hard GainTest, spreadLower float64) DifficultySystem {
+		return DifficultySystem{Gains: []GainTest{{Gain: 0.2, PValue: 0.4}, hard}, Spread: &GainTest{Gain: 1, Lower: spreadLower, Upper: 2}}
+	}
+	for _, c := range []struct {
+		s    DifficultySystem
+		want bool
+	}{
+		{sys(GainTest{Gain: 1.5, PValue: 0.01}, 0.3), true},
+		{sys(GainTest{Gain: 1.5, PValue: 0.08}, 0.3), false},                   // hardest gain not significant
+		{sys(GainTest{Gain: 1.5, PValue: 0.01}, -0.1), false},                  // spread's interval reaches zero
+		{sys(GainTest{Gain: -1.5, PValue: 0.01}, 0.3), false},                  // a significant loss
+		{DifficultySystem{Gains: []GainTest{{Gain: 2, PValue: 0.001}}}, false}, // not tested
+	} {
+		if got := GainGrows(c.s); got != c.want {
+			t.Errorf("GainGrows(%+v) = %v, want %v", c.s, got, c.want)
+		}
+	}
+}

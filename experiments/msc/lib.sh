@@ -313,6 +313,11 @@ tables() {
 		printf '\nClaims: a two-sided paired bootstrap on l10n test (1,000 resamples, seed 12345) per seed; a difference counts when p < 0.05 in BLEU and chrF has the same sign.\n\n'
 		printf '| claim | contrast | paper Δ | BLEU Δ (95%% CI) | p | chrF Δ | at this seed |\n|---|---|---:|---|---:|---:|---|\n'
 		printf '%s\n%s' "$rows" "$verdicts"
+		# F3 is read off Figure 3's test of msc36 against base6 (one seed)
+		if [ -s "$RESULTS/figures/difficulty.md" ] && grep -q '^msc36: gain in' "$RESULTS/figures/difficulty.md"; then
+			printf -- '- F3 (at one seed; Figure 3): %s\n' \
+				"$(grep '^msc36: gain in' "$RESULTS/figures/difficulty.md" | sed 's/^msc36: //')"
+		fi
 	} >"$WORK/scores/tables.md.tmp"
 	mv "$WORK/scores/tables.md.tmp" "$WORK/scores/tables.md"
 	mkdir -p "$RESULTS"
