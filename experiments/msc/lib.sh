@@ -318,6 +318,13 @@ tables() {
 			printf -- '- F3 (at one seed; Figure 3): %s\n' \
 				"$(grep '^msc36: gain in' "$RESULTS/figures/difficulty.md" | sed 's/^msc36: //')"
 		fi
+		# F5 is descriptive (one seed): the lowest block's mean gradient norm
+		# over the top block's, closer to 1 where the norms are balanced
+		if [ -s "$RESULTS/figures/fig5/shared.txt" ]; then
+			printf -- '- F5 (descriptive, at one seed; Figure 5, mean gradient norm of the lowest 6 encoder layers over the top 6, first %s updates): %s\n' \
+				"$FIG5_UPDATES" "$(sed -n 's/^\([a-z0-9]*\): mean gradient norm of the lowest [0-9]* layers \/ the top [0-9]*: \(.*\)/\1 \2/p' \
+					"$RESULTS/figures/fig5/shared.txt" | paste -sd, - | sed 's/,/, /g')"
+		fi
 	} >"$WORK/scores/tables.md.tmp"
 	mv "$WORK/scores/tables.md.tmp" "$WORK/scores/tables.md"
 	mkdir -p "$RESULTS"
