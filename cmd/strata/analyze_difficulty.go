@@ -90,7 +90,7 @@ func parseSystems(args []string, lines int) ([]analysis.HypothesisFile, error) {
 
 func runDifficulty(w io.Writer, f *difficultyFlags, args []string) error {
 	if (f.model == "") == (f.scores == "") {
-		return fmt.Errorf("analyze difficulty: give --model (checkpoints to score the pairs with) or --scores (a difficulty.tsv), not both")
+		return fmt.Errorf("analyze difficulty: give exactly one of --model (checkpoints to score the pairs with) and --scores (a difficulty.tsv)")
 	}
 	if f.source == "" || f.reference == "" || f.out == "" {
 		return fmt.Errorf("analyze difficulty: --source, --ref and --output are required")
