@@ -109,31 +109,37 @@ func (r *run) pruneCheckpoints() error {
 	if err != nil {
 		return err
 	}
-	for _, n := range prunable(ups, r.opts.KeepLast, r.opts.SaveInterval) {
+	for _, n := range prunable(ups, r.opts.KeepLast, r.opts.SaveInterval, r.st.Update) {
 		os.Remove(filepath.Join(r.opts.SaveDir, rundir.CheckpointName(n)))
 	}
 	return nil
 }
 
 // prunable returns the numbered checkpoints (ups, ascending) to remove so
-// that the newest keep remain. With a save interval, only checkpoints on
-// it count: one written off it, where a time limit or Ctrl-C stopped the
-// run or for a new best validation, is removed as soon as a newer one
-// exists (checkpoint_last.bin did the resuming; checkpoint_best.bin is a
-// link of its own). Otherwise each stop would push out one of the scheduled
-// checkpoints that a caller averages, e.g. the last three before a fixed
-// budget.
-func prunable(ups []int, keep, interval int) []int {
+// that the newest keep remain, never current (the one just written, which
+// checkpoint_last.bin and checkpoint_best.bin link to; a fresh run in an
+// old directory may find higher numbers from before). With a save
+// interval, only checkpoints on it count: one written off it, where a time
+// limit or Ctrl-C stopped the run or for a new best validation, is removed
+// once it is not the current one (checkpoint_last.bin did the resuming;
+// checkpoint_best.bin is a link of its own). Otherwise each stop would
+// push out one of the scheduled checkpoints that a caller averages, e.g.
+// the last three before a fixed budget.
+func prunable(ups []int, keep, interval, current int) []int {
 	var scheduled, drop []int
-	for i, n := range ups {
+	for _, n := range ups {
 		switch {
 		case interval <= 0 || n%interval == 0:
 			scheduled = append(scheduled, n)
-		case i < len(ups)-1:
+		case n != current:
 			drop = append(drop, n)
 		}
 	}
-	drop = append(drop, scheduled[:max(len(scheduled)-keep, 0)]...)
+	for _, n := range scheduled[:max(len(scheduled)-keep, 0)] {
+		if n != current {
+			drop = append(drop, n)
+		}
+	}
 	slices.Sort(drop)
 	return drop
 }

@@ -10,18 +10,22 @@ import (
 
 func TestPrunableKeepsTheScheduledCheckpoints(t *testing.T) {
 	for _, c := range []struct {
-		ups            []int
-		keep, interval int
-		want           []int
+		ups                     []int
+		keep, interval, current int
+		want                    []int
 	}{
-		{[]int{3000, 3500, 3850, 4000}, 3, 500, []int{3850}}, // a stop between scheduled saves
-		{[]int{2500, 3000, 3500, 3850}, 3, 500, nil},         // the newest, off the schedule, stays
-		{[]int{1000, 1260, 1500, 2000}, 2, 500, []int{1000, 1260}},
-		{[]int{1, 2, 3, 4, 5}, 3, 0, []int{1, 2}}, // no interval: the newest K
-		{[]int{500, 1000}, 5, 500, nil},
+		{[]int{3000, 3500, 3850, 4000}, 3, 500, 4000, []int{3850}}, // a stop between scheduled saves
+		{[]int{2500, 3000, 3500, 3850}, 3, 500, 3850, nil},         // the stop's own checkpoint stays
+		{[]int{1000, 1260, 1500, 2000}, 2, 500, 2000, []int{1000, 1260}},
+		{[]int{1, 2, 3, 4, 5}, 3, 0, 5, []int{1, 2}}, // no interval: the newest K
+		{[]int{500, 1000}, 5, 500, 1000, nil},
+		// a fresh run in a directory with higher numbers from an earlier
+		// one: the checkpoint just written is never removed
+		{[]int{41, 150}, 5, 100, 41, []int{150}},
+		{[]int{100, 200}, 1, 100, 100, nil},
 	} {
-		if got := prunable(c.ups, c.keep, c.interval); !slices.Equal(got, c.want) {
-			t.Errorf("prunable(%v, keep %d, every %d) = %v, want %v", c.ups, c.keep, c.interval, got, c.want)
+		if got := prunable(c.ups, c.keep, c.interval, c.current); !slices.Equal(got, c.want) {
+			t.Errorf("prunable(%v, keep %d, every %d, current %d) = %v, want %v", c.ups, c.keep, c.interval, c.current, got, c.want)
 		}
 	}
 }
