@@ -152,8 +152,15 @@ func trainModel(ctx context.Context, o Options, ds *data.Dataset, runDir string)
 		TrainedDirections: ds.Manifest.TrainDirections("train").Strings()}); err != nil {
 		return nil, err
 	}
-	// a fresh run each time: the budget is what the README promises
-	for _, n := range []string{"checkpoint_last.bin", "checkpoint_best.bin", "metrics.jsonl"} {
+	// a fresh run each time: the budget is what the README promises, and no
+	// checkpoint of an earlier run is left beside the new ones
+	old := []string{rundir.LastCheckpoint, rundir.BestCheckpoint, rundir.MetricsFile}
+	if ups, err := rundir.Numbered(runDir); err == nil {
+		for _, u := range ups {
+			old = append(old, rundir.CheckpointName(u))
+		}
+	}
+	for _, n := range old {
 		os.Remove(filepath.Join(runDir, n))
 	}
 	return train.Run(ctx, opts, train.DataSource{B: b}, valid)

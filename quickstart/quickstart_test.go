@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/strata-nmt/strata/rundir"
 )
 
 // The whole pipeline on a tiny budget: every stage runs, files land where
@@ -30,8 +32,14 @@ func TestQuickstartPipeline(t *testing.T) {
 	}
 	before, _ := os.Stat(filepath.Join(o.Dir, "data", "manifest.json"))
 	o.Train = time.Second
-	if _, err := Run(context.Background(), o); err != nil {
+	res2, err := Run(context.Background(), o)
+	if err != nil {
 		t.Fatal(err)
+	}
+	// the second run starts afresh: no checkpoint of the first is left
+	ups, err := rundir.Numbered(filepath.Join(o.Dir, "run"))
+	if err != nil || len(ups) == 0 || ups[len(ups)-1] != res2.Updates {
+		t.Errorf("numbered checkpoints after the second run: %v (%v), want the last at its update %d", ups, err, res2.Updates)
 	}
 	after, _ := os.Stat(filepath.Join(o.Dir, "data", "manifest.json"))
 	if !before.ModTime().Equal(after.ModTime()) {
