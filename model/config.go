@@ -165,11 +165,16 @@ func (c *Config) Override(settings []string) error {
 	return nil
 }
 
+// yamlName is a field's name in YAML and in overrides ("" when untagged).
+func yamlName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	return name
+}
+
 func setField(v reflect.Value, path []string, val string) error {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
-		if name != path[0] {
+		if yamlName(t.Field(i)) != path[0] {
 			continue
 		}
 		f := v.Field(i)
@@ -189,7 +194,7 @@ func setField(v reflect.Value, path []string, val string) error {
 func fieldNames(t reflect.Type) []string {
 	var names []string
 	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		name := yamlName(t.Field(i))
 		if name == "" || name == "-" {
 			continue
 		}

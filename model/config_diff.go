@@ -33,7 +33,7 @@ func diffStruct(prefix string, a, b reflect.Value) []string {
 	var out []string
 	t := a.Type()
 	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		name := yamlName(t.Field(i))
 		if name == "" || name == "-" {
 			name = strings.ToLower(t.Field(i).Name)
 		}
