@@ -55,6 +55,8 @@ FLORES=../shared/data/flores200-devtest
 log() { printf '[en-de %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 # shellcheck source=experiments/smoke-corpus.sh
 . experiments/smoke-corpus.sh
+# shellcheck source=experiments/json.sh
+. experiments/json.sh
 RUN=$WORK/run
 if [ "${1:-}" = status ]; then
 	if [ ! -x "$WORK/strata" ]; then mkdir -p "$WORK" && go build -o "$WORK/strata" ./cmd/strata; fi
@@ -124,7 +126,7 @@ if [ ! -s "$WORK/scores/choice.txt" ]; then
 		name=${m%%:*}
 		"$STRATA" translate -m "${m#*:}" --data "$DATA" -i "$DEV_SRC" -o "$WORK/hyp/dev.$name.de" --beam "$BEAM" \
 			--compute-type "$COMPUTE" --threads "$THREADS"
-		b=$("$STRATA" eval -i "$WORK/hyp/dev.$name.de" --ref "$DEV_REF" -m bleu --json | sed 's/.*"score":\([0-9.]*\).*/\1/')
+		b=$("$STRATA" eval -i "$WORK/hyp/dev.$name.de" --ref "$DEV_REF" -m bleu --json | json_num score)
 		line="$line $name $b,"
 		if awk -v a="$b" -v t="$top" 'BEGIN { exit !(a > t) }'; then choice=$name top=$b; fi
 	done

@@ -68,8 +68,8 @@ if [ -z "$STRATA" ]; then
 	log "building strata"
 	go build -o "$STRATA" ./cmd/strata
 fi
-# json_num KEY: the number after "KEY": in the one-line JSON object on stdin
-json_num() { sed -n "s/.*\"$1\": *\([-0-9.eE+]*\).*/\1/p" | tail -n 1; }
+# shellcheck source=experiments/json.sh
+. experiments/json.sh
 # run_state: the fine-tune's state as strata status --json says it
 run_state() { "$STRATA" status --json "ft=$RUN" | sed -n 's/.*"state": *"\([a-z_]*\)".*/\1/p'; }
 

@@ -1,6 +1,9 @@
 # Sourced by experiments/msc/run.sh: the stages of the MSC study. Every
 # function reads the settings run.sh defines (WORK, STRATA, DATA, ...).
 
+# shellcheck source=experiments/json.sh
+. experiments/json.sh
+
 # spec NAME: "preset seed warm-up overrides" of a system (overrides comma
 # separated; "-" for none). A name ending in -sN trains with seed N.
 spec() {
@@ -114,7 +117,7 @@ avg3() {
 }
 
 # bleu HYP REF: the corpus BLEU of HYP.
-bleu() { "$STRATA" eval -i "$1" --ref "$2" -m bleu --json | sed 's/.*"score":\([0-9.]*\).*/\1/'; }
+bleu() { "$STRATA" eval -i "$1" --ref "$2" -m bleu --json | json_num score; }
 
 # translate MODEL SRC OUT: beam search into OUT, written only when complete.
 translate() {
@@ -246,19 +249,17 @@ paper() {
 	esac
 }
 
-# jfield KEY: the number after "KEY": in the JSON on stdin (its last one)
-jfield() { sed -n "s/.*\"$1\":\([-0-9.eE+]*\).*/\1/p" | tail -n 1; }
 # metric_line NAME FILE: the JSON line of one metric
 metric_line() { grep "\"name\":\"$1\"" "$2"; }
 # diff_field KEY: KEY of the "difference" object of the paired JSON line on stdin
-diff_field() { sed -n 's/.*"difference":{\([^}]*\)}.*/\1/p' | jfield "$1"; }
+diff_field() { sed -n 's/.*"difference":{\([^}]*\)}.*/\1/p' | json_num "$1"; }
 
 # contrast_row CLAIM PAPER SYS BASE: "OUTCOME|ROW": the contrast's outcome
 # under the decision rule (paper, opposite or n.s.) and its table row.
 contrast_row() {
 	local j=$WORK/scores/$3-vs-$4.json bleu chrf
 	bleu=$(metric_line BLEU "$j") chrf=$(metric_line chrF2 "$j")
-	awk -v c="$1" -v pp="$2" -v s="$3" -v b="$4" -v p="$(jfield p_value <<<"$bleu")" \
+	awk -v c="$1" -v pp="$2" -v s="$3" -v b="$4" -v p="$(json_num p_value <<<"$bleu")" \
 		-v d="$(diff_field score <<<"$bleu")" -v lo="$(diff_field lower <<<"$bleu")" \
 		-v hi="$(diff_field upper <<<"$bleu")" -v dc="$(diff_field score <<<"$chrf")" 'BEGIN {
 		if (!(p < 0.05 && d * dc > 0)) { o = "n.s."; w = "does not count" }
@@ -305,9 +306,9 @@ tables() {
 			j=$WORK/scores/$name.json
 			[ -s "$j" ] || continue
 			# the interval as sacreBLEU prints it, μ ± its half-width
-			awk -v n="$name" -v pp="$(paper "$name")" -v s="$(metric_line BLEU "$j" | jfield score)" \
-				-v mu="$(metric_line BLEU "$j" | jfield mean)" -v ci="$(metric_line BLEU "$j" | jfield ci)" \
-				-v c="$(metric_line chrF2 "$j" | jfield score)" -v t="$(metric_line TER "$j" | jfield score)" \
+			awk -v n="$name" -v pp="$(paper "$name")" -v s="$(metric_line BLEU "$j" | json_num score)" \
+				-v mu="$(metric_line BLEU "$j" | json_num mean)" -v ci="$(metric_line BLEU "$j" | json_num ci)" \
+				-v c="$(metric_line chrF2 "$j" | json_num score)" -v t="$(metric_line TER "$j" | json_num score)" \
 				'BEGIN { printf "| `%s` | %s | %.2f (%.1f-%.1f) | %.2f | %.2f |\n", n, pp, s, mu - ci, mu + ci, c, t }'
 		done
 		printf '\nClaims: a two-sided paired bootstrap on l10n test (1,000 resamples, seed 12345) per seed; a difference counts when p < 0.05 in BLEU and chrF has the same sign.\n\n'
