@@ -220,16 +220,14 @@ CONTRASTS="msc6:base6 msc36:base6 msc36:msc6 msc36:dlcl36 msc36:transparent36 ms
 	msc72:msc36 dlcl72:dlcl36 transparent72:transparent36 msc72:dlcl72 msc72:transparent72"
 
 # contrasts: a paired bootstrap (BLEU, chrF) for every contrast whose two
-# systems have test hypotheses: the table as text, the numbers as JSON.
+# systems have test hypotheses, as JSON; tables() prints them all.
 contrasts() {
 	local c sys base out
 	for c in $CONTRASTS; do
 		sys=${c%%:*} base=${c#*:} out=$WORK/scores/$sys-vs-$base
 		[ -s "$WORK/hyp/$sys.de" ] && [ -s "$WORK/hyp/$base.de" ] || continue
 		[ -s "$out.json" ] && continue
-		"$STRATA" eval -i "$WORK/hyp/$sys.de" --ref "$TEST_REF" -m bleu,chrf --paired-bs --baseline "$WORK/hyp/$base.de" >"$out.txt.tmp"
 		"$STRATA" eval -i "$WORK/hyp/$sys.de" --ref "$TEST_REF" -m bleu,chrf --paired-bs --baseline "$WORK/hyp/$base.de" --json >"$out.json.tmp"
-		mv "$out.txt.tmp" "$out.txt"
 		mv "$out.json.tmp" "$out.json"
 	done
 }
@@ -255,7 +253,8 @@ metric_line() { grep "\"name\":\"$1\"" "$2"; }
 diff_field() { sed -n 's/.*"difference":{\([^}]*\)}.*/\1/p' | json_num "$1"; }
 
 # contrast_row CLAIM PAPER SYS BASE: "OUTCOME|ROW": the contrast's outcome
-# under the decision rule (paper, opposite or n.s.) and its table row.
+# under the decision rule (paper, opposite or n.s.) and its table row; with
+# CLAIM empty, a row of the other contrasts' table (no claim, no paper Δ).
 contrast_row() {
 	local j=$WORK/scores/$3-vs-$4.json bleu chrf
 	bleu=$(metric_line BLEU "$j") chrf=$(metric_line chrF2 "$j")
@@ -263,9 +262,13 @@ contrast_row() {
 		-v d="$(diff_field score <<<"$bleu")" -v lo="$(diff_field lower <<<"$bleu")" \
 		-v hi="$(diff_field upper <<<"$bleu")" -v dc="$(diff_field score <<<"$chrf")" 'BEGIN {
 		if (!(p < 0.05 && d * dc > 0)) { o = "n.s."; w = "does not count" }
+		else if (c == "") { o = "counts"; w = "counts" }
 		else if (d * pp > 0) { o = "paper"; w = "counts, the paper'"'"'s direction" }
 		else { o = "opposite"; w = "counts, the opposite direction" }
-		printf "%s|| %s | `%s` − `%s` | %s | %+.2f (%+.2f to %+.2f) | %.3f | %+.2f | %s |\n", o, c, s, b, pp, d, lo, hi, p, dc, w
+		pair = sprintf("`%s` − `%s`", s, b)
+		row = sprintf("%+.2f (%+.2f to %+.2f) | %.3f | %+.2f | %s |", d, lo, hi, p, dc, w)
+		if (c == "") printf "%s|| %s | %s\n", o, pair, row
+		else printf "%s|| %s | %s | %s | %s\n", o, c, pair, pp, row
 	}'
 }
 
@@ -326,10 +329,34 @@ tables() {
 				"$FIG5_UPDATES" "$(sed -n 's/^\([a-z0-9]*\): mean gradient norm of the lowest [0-9]* layers \/ the top [0-9]*: \(.*\)/\1 \2/p' \
 					"$RESULTS/figures/fig5/shared.txt" | paste -sd, - | sed 's/,/, /g')"
 		fi
+		others
 	} >"$WORK/scores/tables.md.tmp"
 	mv "$WORK/scores/tables.md.tmp" "$WORK/scores/tables.md"
 	mkdir -p "$RESULTS"
 	cp "$WORK/scores/tables.md" "$RESULTS/tables.md"
+}
+
+# claimed SYS:BASE: the contrast belongs to a claim of CLAIMS.
+claimed() {
+	local c
+	for c in $CLAIMS; do
+		[[ ",${c#*:*:}," == *",$1,"* ]] && return 0
+	done
+	return 1
+}
+
+# others: the contrasts that belong to no claim (a plain 36-layer stack,
+# Table 5's ablations, the 72-layer rows), each under the same rule.
+others() {
+	local x rows=
+	for x in $CONTRASTS; do
+		claimed "$x" && continue
+		[ -s "$WORK/scores/${x%%:*}-vs-${x#*:}.json" ] || continue
+		rows+="$(contrast_row "" "" "${x%%:*}" "${x#*:}" | sed 's/^[^|]*|//')"$'\n'
+	done
+	[ -n "$rows" ] || return 0
+	printf '\nOther contrasts (no claim of Tables 2 and 3), under the same rule:\n\n'
+	printf '| contrast | BLEU Δ (95%% CI) | p | chrF Δ | at this seed |\n|---|---|---:|---:|---|\n%s' "$rows"
 }
 
 # rank_difficulty: Figure 3's ranking of the test pairs, once base6 has

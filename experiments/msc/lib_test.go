@@ -66,6 +66,10 @@ func TestTablesReportSystemsContrastsAndVerdicts(t *testing.T) {
 	paired(t, work, "msc36-vs-base6", "1.2", "0.5", "1.9", "0.002", "1.1")       // seed 1: counts
 	paired(t, work, "msc36-s2-vs-base6-s2", "0.6", "-0.1", "1.3", "0.08", "0.4") // seed 2: p too large
 	paired(t, work, "msc36-vs-msc6", "-1.1", "-1.8", "-0.4", "0.004", "-0.9")    // the other way
+	if out := lib(t, work, "tables; cat \"$WORK/results/tables.md\""); strings.Contains(out, "Other contrasts") {
+		t.Errorf("an empty table of other contrasts is printed:\n%s", out)
+	}
+	paired(t, work, "msc36-noctx-vs-msc36", "-0.9", "-1.5", "-0.3", "0.003", "-0.7") // Table 5, no claim
 	out := lib(t, work, "tables; cat \"$WORK/results/tables.md\"")
 	for _, want := range []string{
 		"checkpoints at 3000, 3500 and 4000 updates",
@@ -75,6 +79,7 @@ func TestTablesReportSystemsContrastsAndVerdicts(t *testing.T) {
 		"- T2-a: confirmed (at one seed)",
 		"- T2-b: not confirmed (at 2 seeds)",
 		"- T2-c: reversed (at one seed)",
+		"| `msc36-noctx` − `msc36` | -0.90 (-1.50 to -0.30) | 0.003 | -0.70 | counts |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("tables lack %q:\n%s", want, out)
@@ -82,5 +87,8 @@ func TestTablesReportSystemsContrastsAndVerdicts(t *testing.T) {
 	}
 	if strings.Contains(out, "T3-a") {
 		t.Errorf("a claim without scored contrasts is listed:\n%s", out)
+	}
+	if _, others, _ := strings.Cut(out, "Other contrasts"); strings.Contains(others, "`msc6` − `base6`") {
+		t.Errorf("a claim's contrast is listed among the others:\n%s", others)
 	}
 }
