@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/strata-nmt/strata/internal/sharedtest"
 )
 
 // repoRoot walks up from the package directory to go.mod.
@@ -25,19 +27,10 @@ func repoRoot(t *testing.T) string {
 	}
 }
 
-func sharedL10n(t *testing.T) string {
-	t.Helper()
-	d := filepath.Join(repoRoot(t), "..", "shared", "data", "l10n")
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("shared l10n corpus absent (%s): skipping", d)
-	}
-	return d
-}
-
 // TestShippedConfigs loads every config in configs/ and checks that each
 // corpus it names exists in ../shared.
 func TestShippedConfigs(t *testing.T) {
-	sharedL10n(t)
+	sharedtest.Path(t, "data/l10n")
 	paths, _ := filepath.Glob(filepath.Join(repoRoot(t), "configs", "*.yaml"))
 	if len(paths) < 3 {
 		t.Fatalf("configs: %v", paths)
@@ -67,7 +60,7 @@ func TestShippedConfigs(t *testing.T) {
 }
 
 func TestReadRealTSV(t *testing.T) {
-	d := sharedL10n(t)
+	d := sharedtest.Path(t, "data/l10n")
 	c, err := ReadTSV(filepath.Join(d, "train", "en-ro.tsv.gz"))
 	if err != nil {
 		t.Fatal(err)

@@ -6,12 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/strata-nmt/strata/internal/sharedtest"
 )
 
 // BenchmarkLid176 measures single-goroutine prediction (k=1) on the FLORES
 // and l10n test lines; bench/langid/run.sh compares the CLI with fastText's.
 func BenchmarkLid176(b *testing.B) {
-	shared := sharedDir(b)
+	shared := sharedtest.Dir(b)
 	m, err := Load(filepath.Join(shared, "models", "lid.176.ftz"))
 	if err != nil {
 		b.Skip("lid.176.ftz not available: ", err)
@@ -33,7 +35,7 @@ func BenchmarkLid176(b *testing.B) {
 
 // BenchmarkStreamLid176 measures the parallel stream used by the CLI.
 func BenchmarkStreamLid176(b *testing.B) {
-	shared := sharedDir(b)
+	shared := sharedtest.Dir(b)
 	m, err := Load(filepath.Join(shared, "models", "lid.176.ftz"))
 	if err != nil {
 		b.Skip("lid.176.ftz not available: ", err)

@@ -8,34 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strata-nmt/strata/internal/sharedtest"
 )
 
 // The tests in this file compare against Debian's fasttext CLI, the
 // reference implementation; they skip when it or the shared data is absent.
-
-// sharedDir returns ../shared relative to the repository root.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(filepath.Dir(dir), "shared")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("shared data not found at %s: skipping the comparison on real data", shared)
-	}
-	return shared
-}
 
 func fastTextCLI(t *testing.T) string {
 	t.Helper()
@@ -101,7 +79,7 @@ func checkAgainstCLI(t *testing.T, cli, modelPath string, m *Model, file string,
 
 func TestLid176MatchesFastText(t *testing.T) {
 	cli := fastTextCLI(t)
-	shared := sharedDir(t)
+	shared := sharedtest.Dir(t)
 	modelPath := filepath.Join(shared, "models", "lid.176.ftz")
 	m, err := Load(modelPath)
 	if err != nil {

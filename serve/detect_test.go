@@ -3,21 +3,17 @@ package serve
 import (
 	"encoding/json"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/strata-nmt/strata/internal/sharedtest"
 	"github.com/strata-nmt/strata/langid"
 )
 
 // lid176 is fastText's lid.176 from ../shared, or the test is skipped.
 func lid176(t *testing.T) langid.Detector {
 	t.Helper()
-	const path = "../../shared/models/lid.176.ftz"
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("no %s (%v)", path, err)
-	}
-	m, err := langid.Load(path)
+	m, err := langid.Load(sharedtest.Path(t, "models/lid.176.ftz"))
 	if err != nil {
 		t.Fatal(err)
 	}

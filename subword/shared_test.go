@@ -5,17 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strata-nmt/strata/internal/sharedtest"
 )
 
 // TestLosslessOnDevSets learns a small model on the n-way l10n dev sets (ten
 // languages, Chinese and Arabic included) and checks that every test-set
 // line decodes back to itself.
 func TestLosslessOnDevSets(t *testing.T) {
-	wd, _ := os.Getwd()
-	d := filepath.Join(wd, "..", "..", "shared", "data", "l10n")
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("shared l10n corpus absent (%s): skipping", d)
-	}
+	d := sharedtest.Path(t, "data/l10n")
 	langs := []string{"en", "de", "fr", "nl", "ru", "zh", "ar", "it", "ro", "es"}
 	wc := NewWordCounts()
 	var test []string

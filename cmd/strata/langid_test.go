@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strata-nmt/strata/internal/sharedtest"
 )
 
 // runStrata executes the root command in-process. Flag values persist
@@ -25,14 +27,7 @@ func runStrata(t *testing.T, stdin string, args ...string) (stdout, stderr strin
 
 func lidModel(t *testing.T) string {
 	t.Helper()
-	m, err := filepath.Abs("../../../shared/models/lid.176.ftz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(m); err != nil {
-		t.Skipf("%s not found: skipping", m)
-	}
-	return m
+	return sharedtest.Path(t, "models/lid.176.ftz")
 }
 
 func TestLangidCLIOutputIsFastTexts(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/strata-nmt/strata/analysis"
+	"github.com/strata-nmt/strata/internal/sharedtest"
 	"github.com/strata-nmt/strata/rundir"
 )
 
@@ -69,13 +70,10 @@ func TestEvalMatrixTableJSONOnArchive(t *testing.T) {
 // prints them beside every direction's off-target rate.
 func TestEvalMatrixTableReferenceLIDOnArchive(t *testing.T) {
 	pre := filepath.Join(archivedSystem(t, "pre-senc"), "eval", "tatoeba", "matrix.json")
-	lid := filepath.Join("..", "..", "..", "shared", "models", "lid.176.ftz")
+	lid := sharedtest.Path(t, "models/lid.176.ftz")
 	m, err := analysis.ReadMatrix(pre)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(lid); err != nil {
-		t.Skipf("no language identifier at %s", lid)
 	}
 	for _, d := range m.Directions {
 		if _, err := os.Stat(d.Ref); d.Ref == "" || err != nil {

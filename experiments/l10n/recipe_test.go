@@ -15,24 +15,8 @@ import (
 	"time"
 
 	"github.com/strata-nmt/strata/catalog/placeholder"
+	"github.com/strata-nmt/strata/internal/sharedtest"
 )
-
-// sharedL10n finds the l10n corpus next to the repository.
-func sharedL10n() string {
-	for _, d := range []string{"../../../shared/data/l10n", "/work/shared/data/l10n"} {
-		ok := true
-		for _, p := range []string{"train/en-de.tsv.gz", "dev/dev.de", "test/test.de"} {
-			if _, err := os.Stat(filepath.Join(d, p)); err != nil {
-				ok = false
-			}
-		}
-		if ok {
-			abs, _ := filepath.Abs(d)
-			return abs
-		}
-	}
-	return ""
-}
 
 // placeholderCorpus writes a small placeholder set in the layout of
 // `strata corpus l10n` (DIR/placeholders): masked training and dev pairs,
@@ -97,10 +81,7 @@ func TestSmokeFinetuneRecipe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the recipe end to end (-short)")
 	}
-	l10n := sharedL10n()
-	if l10n == "" {
-		t.Skip("no shared data (../shared/data/l10n next to the repository)")
-	}
+	l10n := filepath.Join(sharedtest.Dir(t, "data/l10n/train/en-de.tsv.gz", "data/l10n/dev/dev.de", "data/l10n/test/test.de"), "data/l10n")
 	for _, tool := range []string{"sh", "zcat", "awk", "sort", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s not found", tool)

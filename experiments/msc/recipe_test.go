@@ -10,19 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// sharedL10n finds the l10n corpus next to the repository (../shared from
-// the repository root) or at /work/shared.
-func sharedL10n() string {
-	for _, d := range []string{"../../../shared", "/work/shared"} {
-		if _, err := os.Stat(filepath.Join(d, "data/l10n/train/en-de.tsv.gz")); err == nil {
-			abs, _ := filepath.Abs(d)
-			return abs
-		}
-	}
-	return ""
-}
+	"github.com/strata-nmt/strata/internal/sharedtest"
+)
 
 // smoke runs run.sh in smoke mode with WORK and RESULTS, returning its log.
 func smoke(t *testing.T, root, bin, shared, work, results string) string {
@@ -48,10 +38,7 @@ func TestSmokeRecipeArchivesFiguresAndTables(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the recipe end to end (-short)")
 	}
-	shared := sharedL10n()
-	if shared == "" {
-		t.Skip("no shared data (../shared/data/l10n next to the repository)")
-	}
+	shared := sharedtest.Dir(t, "data/l10n/train/en-de.tsv.gz")
 	for _, tool := range []string{"bash", "zcat", "awk", "xz", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s not found", tool)

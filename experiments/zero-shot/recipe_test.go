@@ -13,25 +13,8 @@ import (
 	"time"
 
 	"github.com/strata-nmt/strata/analysis"
+	"github.com/strata-nmt/strata/internal/sharedtest"
 )
-
-// sharedDir finds the shared data next to the repository (../shared from
-// the repository root) or at /work/shared.
-func sharedDir() string {
-	for _, d := range []string{"../../../shared", "/work/shared"} {
-		ok := true
-		for _, p := range []string{"data/l10n/train", "data/l10n/test", "data/flores200-devtest", "data/tatoeba", "models/lid.176.ftz"} {
-			if _, err := os.Stat(filepath.Join(d, p)); err != nil {
-				ok = false
-			}
-		}
-		if ok {
-			abs, _ := filepath.Abs(d)
-			return abs
-		}
-	}
-	return ""
-}
 
 // recipe runs run.sh with the smoke settings and env, returning its log.
 func recipe(t *testing.T, root, bin, work, shared string, env ...string) string {
@@ -60,10 +43,7 @@ func TestSmokeRecipeRunsEveryStageAndResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the recipe end to end (-short)")
 	}
-	shared := sharedDir()
-	if shared == "" {
-		t.Skip("no shared data (../shared/data/{l10n,flores200-devtest,tatoeba}, models/lid.176.ftz next to the repository)")
-	}
+	shared := sharedtest.Dir(t, "data/l10n/train", "data/l10n/test", "data/flores200-devtest", "data/tatoeba", "models/lid.176.ftz")
 	for _, tool := range []string{"bash", "zcat", "awk", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s not found", tool)
