@@ -65,6 +65,10 @@ type Options struct {
 	// kernel threads (workers.go; strata train --batch-shards; 0: the
 	// default, DefaultWorkers).
 	Workers int `yaml:"batch_shards"`
+	// MicroBatches runs each worker's shard as this many pieces one after
+	// another (Workers.SetMicroBatches): the same update with about 1/N of
+	// the activation memory (0 or 1: the shard at once).
+	MicroBatches int `yaml:"micro_batches"`
 
 	// Log receives progress; nil means discard. When LogIsTerminal is
 	// true a live status line is redrawn in place.

@@ -94,6 +94,7 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 	threads := opts.threads()
 	adam.Threads = threads
 	w := NewWorkers(m, opts.workers(), threads, opts.Seed)
+	w.SetMicroBatches(opts.MicroBatches)
 	r := &run{opts: opts, m: m, w: w, g: w.Graph(), adam: adam, src: src, valid: valid,
 		sched: sched, st: State{Epoch: 1}, validatedAt: -1, savedAt: -1, d: d}
 	resumed, err := r.start()

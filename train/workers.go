@@ -35,6 +35,9 @@ type Workers struct {
 	// adds into the parameters' own buffers
 	grads   []*engine.GradSet
 	threads int
+	// pieces splits each worker's shard again, into pieces run one after
+	// another (SetMicroBatches)
+	pieces int
 }
 
 // NewWorkers prepares n workers (at least 1) for m sharing threads kernel
@@ -42,7 +45,7 @@ type Workers struct {
 // Their graphs' dropout seed is seed.
 func NewWorkers(m model.Model, n, threads int, seed uint64) *Workers {
 	n = max(n, 1)
-	w := &Workers{m: m, graphs: make([]*engine.Graph, n), grads: make([]*engine.GradSet, n), threads: max(threads, 1)}
+	w := &Workers{m: m, graphs: make([]*engine.Graph, n), grads: make([]*engine.GradSet, n), threads: max(threads, 1), pieces: 1}
 	for i := range w.graphs {
 		w.graphs[i] = engine.NewGraph(seed)
 		w.graphs[i].SetThreads(engine.ThreadShare(threads, n, i))
@@ -52,6 +55,15 @@ func NewWorkers(m model.Model, n, threads int, seed uint64) *Workers {
 	}
 	return w
 }
+
+// SetMicroBatches makes each worker run its shard of a batch as p pieces
+// of sentences, one after another on its one graph, adding their
+// gradients (1: the whole shard at once). Since the dropout masks are
+// numbered by sentence in the batch (SetShard), the update is the unsplit
+// batch's but for float summation order, at about 1/p of its activation
+// memory: the arena keeps the buffers of one piece, not of the batch.
+// This is not --update-freq, which accumulates different batches.
+func (w *Workers) SetMicroBatches(p int) { w.pieces = max(p, 1) }
 
 // N is the number of workers.
 func (w *Workers) N() int { return len(w.graphs) }
@@ -96,11 +108,8 @@ func (w *Workers) Backward(bt model.Batch, smoothing, scale float32) (loss, nll 
 		tokens    int
 	}
 	out := make([]sums, n)
-	work := func(i int) {
-		lo, hi := Shard(bt.B, n, i)
-		if lo == hi {
-			return
-		}
+	// piece runs sentences [lo, hi) of the batch on worker i's graph
+	piece := func(i, lo, hi int) {
 		g := w.graphs[i]
 		g.Reset()
 		g.SetRNGState(seed, counter)
@@ -112,8 +121,18 @@ func (w *Workers) Backward(bt model.Batch, smoothing, scale float32) (loss, nll 
 		g.SetGrads(w.grads[i])
 		res := model.Loss(g, w.m, shardOf(bt, lo, hi), smoothing)
 		g.BackwardScaled(res.Loss, scale)
-		out[i] = sums{float64(res.Loss.Item()), res.NLL, res.Tokens}
+		s := &out[i]
+		s.loss, s.nll, s.tokens = s.loss+float64(res.Loss.Item()), s.nll+res.NLL, s.tokens+res.Tokens
 		g.Reset()
+	}
+	work := func(i int) {
+		lo, hi := Shard(bt.B, n, i)
+		for j := range w.pieces {
+			plo, phi := Shard(hi-lo, w.pieces, j)
+			if plo < phi {
+				piece(i, lo+plo, lo+phi)
+			}
+		}
 	}
 	var wg sync.WaitGroup
 	for i := 1; i < n; i++ {

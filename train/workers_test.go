@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -31,17 +32,20 @@ type gradResult struct {
 	loss, nll float64
 	tokens    int
 	grads     map[string][]float32
+	held      int
 }
 
 // workerGradient is the summed loss and gradient of two batches (an
-// update-freq 2 group) computed by n workers.
-func workerGradient(t *testing.T, cfg model.Config, n int) gradResult {
+// update-freq 2 group) computed by n workers, each running its shard in
+// the given number of pieces; held is the most any worker's arena held.
+func workerGradient(t *testing.T, cfg model.Config, n, pieces int) gradResult {
 	t.Helper()
 	m, err := model.New(cfg, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := NewWorkers(m, n, n, 7)
+	w.SetMicroBatches(pieces)
 	w.ZeroGrad()
 	task := copyTask(10)
 	task.BatchSize = 13 // shards of unequal size for n = 2 and 3
@@ -53,6 +57,9 @@ func workerGradient(t *testing.T, cfg model.Config, n int) gradResult {
 		r.loss, r.nll, r.tokens = r.loss+l, r.nll+nl, r.tokens+tok
 	}
 	w.Reduce()
+	for _, g := range w.graphs {
+		r.held = max(r.held, g.HeldBytes())
+	}
 	r.grads = map[string][]float32{}
 	for _, p := range m.Params().List() {
 		r.grads[p.Name] = append([]float32(nil), p.Grad...)
@@ -66,22 +73,45 @@ func workerGradient(t *testing.T, cfg model.Config, n int) gradResult {
 func TestWorkersMatchOneWorker(t *testing.T) {
 	for name, cfg := range workerConfigs(t) {
 		t.Run(name, func(t *testing.T) {
-			want := workerGradient(t, cfg, 1)
+			want := workerGradient(t, cfg, 1, 1)
 			for _, n := range []int{2, 3} {
-				got := workerGradient(t, cfg, n)
-				if got.tokens != want.tokens {
-					t.Fatalf("%d workers: %d target tokens, want %d", n, got.tokens, want.tokens)
-				}
-				if math.Abs(got.loss-want.loss) > 1e-5*want.loss || math.Abs(got.nll-want.nll) > 1e-5*want.nll {
-					t.Errorf("%d workers: loss %.6f nll %.6f, want %.6f %.6f", n, got.loss, got.nll, want.loss, want.nll)
-				}
-				for p, g := range want.grads {
-					if d, scale := maxDiff(got.grads[p], g); d > 1e-4*scale+1e-6 {
-						t.Errorf("%d workers: gradient of %s differs by %.3g (largest entry %.3g)", n, p, d, scale)
-					}
+				sameGradient(t, fmt.Sprintf("%d workers", n), workerGradient(t, cfg, n, 1), want)
+			}
+		})
+	}
+}
+
+// Micro-batches are the same split run one piece after another: the same
+// loss and gradient, within a worker's shard too, in less memory.
+func TestMicroBatchesMatchTheWholeBatch(t *testing.T) {
+	for name, cfg := range workerConfigs(t) {
+		t.Run(name, func(t *testing.T) {
+			want := workerGradient(t, cfg, 1, 1)
+			for _, c := range [][2]int{{1, 2}, {1, 4}, {2, 2}} {
+				got := workerGradient(t, cfg, c[0], c[1])
+				sameGradient(t, fmt.Sprintf("%d workers × %d pieces", c[0], c[1]), got, want)
+				// (the parts that do not shrink with the batch keep it above 1/4)
+				if c == [2]int{1, 4} && 2*got.held > want.held {
+					t.Errorf("4 pieces: the arena held %d bytes, over half the whole batch's %d", got.held, want.held)
 				}
 			}
 		})
+	}
+}
+
+// sameGradient fails t unless got is want but for float summation order.
+func sameGradient(t *testing.T, what string, got, want gradResult) {
+	t.Helper()
+	if got.tokens != want.tokens {
+		t.Fatalf("%s: %d target tokens, want %d", what, got.tokens, want.tokens)
+	}
+	if math.Abs(got.loss-want.loss) > 1e-5*want.loss || math.Abs(got.nll-want.nll) > 1e-5*want.nll {
+		t.Errorf("%s: loss %.6f nll %.6f, want %.6f %.6f", what, got.loss, got.nll, want.loss, want.nll)
+	}
+	for p, g := range want.grads {
+		if d, scale := maxDiff(got.grads[p], g); d > 1e-4*scale+1e-6 {
+			t.Errorf("%s: gradient of %s differs by %.3g (largest entry %.3g)", what, p, d, scale)
+		}
 	}
 }
 

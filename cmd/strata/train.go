@@ -98,6 +98,7 @@ starts afresh. Nothing is ever deleted.`,
 	// not --workers: that name had three meanings (docs/cli.md), and
 	// fairseq's --num-workers are data loaders
 	fl.IntVar(&o.Workers, "batch-shards", 0, "split every batch by sentences into this many shards trained at once by in-process workers sharing --threads (0: one per thread, at most 8)")
+	fl.IntVar(&o.MicroBatches, "micro-batches", 1, "run each shard of a batch as this many pieces of sentences one after another: the same update (the same dropout masks) with about 1/N of the activation memory, for a batch that does not fit (unlike --update-freq, which adds more batches)")
 	fl.IntVar(&f.evalBLEU, "eval-bleu", 0, "at each validation, greedy-decode this many sentences of the valid split and log BLEU (0: off)")
 	rootCmd.AddCommand(cancelsCleanly(aliases(cmd, map[string]string{"temperature": "lang-temperature"})))
 }

@@ -16,10 +16,10 @@ var errFinished = errors.New("the run is finished")
 
 // unrecordedSettings are train's flags that run.json does not record:
 // where the run and its data are, what to do with an existing run, and
-// how many threads and shards compute it (long runs resume on other
+// how many threads, shards and pieces compute it (long runs resume on other
 // machines).
 var unrecordedSettings = map[string]bool{"data": true, "save-dir": true, "resume": true, "restart": true,
-	"allow-changed-batches": true, "threads": true, "batch-shards": true}
+	"allow-changed-batches": true, "threads": true, "batch-shards": true, "micro-batches": true}
 
 // trainSettings are the training settings of this invocation, by flag
 // name, for run.json.

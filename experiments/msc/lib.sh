@@ -44,12 +44,14 @@ train_args() {
 	[ "$sets" = - ] || for kv in ${sets//,/ }; do ARGS+=(--set "$kv"); done
 	for kv in $SET; do ARGS+=(--set "$kv"); done
 	[ "$name" = msc72 ] && ARGS+=(--l2 encoder=1e-5)
-	# A 72-layer encoder's activations at 4,096-token batches need about
-	# 22 GiB (docs/performance.md, "Deep models"): the same tokens per
-	# update as two accumulated half batches.
+	# One 4,096-token batch of a 36-layer encoder went past the machine's
+	# 23 GiB: deep systems run each batch in pieces (the same update, the
+	# same dropout masks; strata train --micro-batches), small enough for
+	# two trainings side by side.
+	ARGS+=(--max-tokens "$MAX_TOKENS")
 	case $name in
-	*72*) ARGS+=(--max-tokens $((MAX_TOKENS / 2)) --update-freq 2) ;;
-	*) ARGS+=(--max-tokens "$MAX_TOKENS") ;;
+	*72*) ARGS+=(--micro-batches "$MICRO_72") ;;
+	*36*) ARGS+=(--micro-batches "$MICRO_36") ;;
 	esac
 	ARGS+=(--lr "$LR" --warmup-updates "$warmup")
 	if [ "$name" = base6 ]; then
