@@ -123,6 +123,10 @@ func (l *logger) update(st State, s updateStats) {
 	rec := map[string]any{"type": "train", "update": st.Update, "epoch": st.Epoch, "loss": round(s.loss),
 		"nll": round(s.nll), "ppl": round(math.Exp2(s.nll)), "lr": s.lr, "gnorm": round(s.gnorm), "tokens": s.tokens,
 		"wall": round(time.Since(l.start).Seconds())}
+	peak := peakRSS()
+	if peak > 0 {
+		rec["peak_rss_gb"] = round(float64(peak) / 1e9)
+	}
 	if s.layerNorms != nil {
 		rec["layer_grad_norms"] = s.layerNorms
 		rec["layer_grad_norms_shared"] = s.sharedNorms
@@ -134,8 +138,8 @@ func (l *logger) update(st State, s updateStats) {
 	every := max(l.opts.LogInterval, 1)
 	if l.opts.LogIsTerminal || st.Update%every == 0 {
 		loss, nll := w.loss/float64(w.tokens), w.nll/float64(w.tokens)
-		msg := fmt.Sprintf("epoch %d | update %d | loss %.3f | nll %.3f | ppl %.2f | lr %.3g | gnorm %.3f | %.0f tok/s%s",
-			st.Epoch, st.Update, loss, nll, math.Exp2(nll), s.lr, s.gnorm, float64(w.tokens)/max(el, 1e-9), l.eta(st))
+		msg := fmt.Sprintf("epoch %d | update %d | loss %.3f | nll %.3f | ppl %.2f | lr %.3g | gnorm %.3f | %.0f tok/s%s%s",
+			st.Epoch, st.Update, loss, nll, math.Exp2(nll), s.lr, s.gnorm, float64(w.tokens)/max(el, 1e-9), l.eta(st), peakField(peak))
 		if l.opts.LogIsTerminal {
 			fmt.Fprintf(l.out, "\r\x1b[K%s", msg)
 			l.pending = true
@@ -151,6 +155,14 @@ func (l *logger) update(st State, s updateStats) {
 			l.flush()
 		}
 	}
+}
+
+// peakField is the log line's peak resident memory ("" when unknown).
+func peakField(bytes int64) string {
+	if bytes <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" | peak %.1f GB", float64(bytes)/1e9)
 }
 
 func (l *logger) eta(st State) string {
