@@ -24,6 +24,9 @@ type Record struct {
 	GNorm          float64            `json:"gnorm"`
 	Tokens         int                `json:"tokens"`
 	Wall           float64            `json:"wall"`
+	// PeakRSSGB is the process's peak resident memory so far, in GB
+	// (train records; absent where unknown and in runs before it was logged).
+	PeakRSSGB float64 `json:"peak_rss_gb"`
 	BLEU           float64            `json:"bleu"`
 	LayerGradNorms map[string]float64 `json:"layer_grad_norms"`
 	// SharedGradNorms is the norm over each layer's self-attention and FFN

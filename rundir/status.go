@@ -38,6 +38,9 @@ type Status struct {
 	// TokensPerSecond is the target tokens trained per second of wall time
 	// (validation included), over every invocation of the run.
 	TokensPerSecond float64 `json:"tokens_per_second"`
+	// PeakRSSGB is the most resident memory any invocation of the run
+	// reached, in GB (0: not logged).
+	PeakRSSGB float64 `json:"peak_rss_gb,omitempty"`
 }
 
 // BestValid is a run's best validation.
@@ -114,6 +117,7 @@ func (st *Status) summarize(recs []Record) {
 	}
 	for _, r := range recs {
 		st.Updates = max(st.Updates, r.Update)
+		st.PeakRSSGB = max(st.PeakRSSGB, r.PeakRSSGB)
 		if r.Type != "valid" {
 			st.Epoch = max(st.Epoch, r.Epoch)
 			continue

@@ -29,14 +29,14 @@ func writeRun(t *testing.T, files map[string]string) string {
 }
 
 const twoInvocations = `{"type":"train","update":1,"epoch":1,"tokens":100,"wall":1}
-{"type":"train","update":2,"epoch":1,"tokens":300,"wall":2}
+{"type":"train","update":2,"epoch":1,"tokens":300,"wall":2,"peak_rss_gb":1.5}
 {"type":"valid","update":2,"epoch":1,"loss":5.5}
 {"type":"train","update":3,"epoch":1,"tokens":200,"wall":3}
 {"type":"stop","update":3,"epoch":1,"reason":"time_limit","message":"reached the time limit of 3s"}
 {"type":"resume","update":2}
 {"type":"train","update":3,"epoch":1,"tokens":200,"wall":1}
 {"type":"valid","update":3,"epoch":2,"loss":4.25}
-{"type":"train","update":5,"epoch":2,"tokens":200,"wall":3}
+{"type":"train","update":5,"epoch":2,"tokens":200,"wall":3,"peak_rss_gb":2.5}
 {"type":"valid","update":5,"epoch":2,"loss":4.5}
 `
 
@@ -60,6 +60,9 @@ func TestStatusFromMetrics(t *testing.T) {
 	// is left out.
 	if math.Abs(st.TokensPerSecond-200) > 1e-9 {
 		t.Errorf("tokens/s %v, want 200", st.TokensPerSecond)
+	}
+	if st.PeakRSSGB != 2.5 {
+		t.Errorf("peak memory %v GB, want the larger of the invocations', 2.5", st.PeakRSSGB)
 	}
 
 	for _, c := range []struct{ reason, state string }{

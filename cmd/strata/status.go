@@ -63,8 +63,8 @@ Markdown on standard output; --json prints a JSON array of the same fields.`,
 // statusMarkdown prints the runs as a Markdown table.
 func statusMarkdown(w io.Writer, sts []*rundir.Status) error {
 	var b strings.Builder
-	b.WriteString("| run | state | updates | epoch | best valid | at update | last checkpoint | tokens/s |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---|---:|\n")
+	b.WriteString("| run | state | updates | epoch | best valid | at update | last checkpoint | tokens/s | peak memory |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---|---:|---:|\n")
 	for _, s := range sts {
 		best, at := "–", "–"
 		if s.Best != nil {
@@ -82,7 +82,11 @@ func statusMarkdown(w io.Writer, sts []*rundir.Status) error {
 		if s.TokensPerSecond > 0 {
 			speed = fmt.Sprintf("%.0f", s.TokensPerSecond)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %s | %s |\n", s.Name, stateCell(s), s.Updates, s.Epoch, best, at, ckpt, speed)
+		peak := "–"
+		if s.PeakRSSGB > 0 {
+			peak = fmt.Sprintf("%.1f GB", s.PeakRSSGB)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %s | %s | %s |\n", s.Name, stateCell(s), s.Updates, s.Epoch, best, at, ckpt, speed, peak)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
