@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/internal/atomicfile"
@@ -43,42 +44,64 @@ func (r *run) checkpointTensors() []*engine.Tensor {
 	return append(append([]*engine.Tensor{}, r.m.Params().List()...), r.adam.State()...)
 }
 
-// saveCheckpoint is collective in a data-parallel run: every rank checks
-// that its parameters agree with rank 0's, and rank 0 writes.
+// saveCheckpoint writes the numbered checkpoint of this update, makes
+// checkpoint_last.bin another name of it and prunes. It is collective in
+// a data-parallel run: every rank checks that its parameters agree with
+// rank 0's, and rank 0 writes.
 func (r *run) saveCheckpoint() error {
-	// the log first: a checkpoint never gets ahead of metrics.jsonl
-	if r.log != nil {
-		if err := r.log.flush(); err != nil {
-			return fmt.Errorf("%s: %w", rundir.MetricsFile, err)
-		}
-	}
 	name := filepath.Join(r.opts.SaveDir, rundir.CheckpointName(r.st.Update))
-	r.st.DropSeed, r.st.DropCount = r.g.RNGState()
-	r.st.AdamStep = r.adam.Step
-	meta := checkpointMeta{Kind: model.CheckpointKind, Config: r.m.Config(), State: r.st}
-	tensors := r.checkpointTensors()
-	if err := r.d.verifyAgreement(tensors, r.st.Update); err != nil {
-		return err
-	}
-	r.savedAt = r.st.Update
-	if !r.d.root() {
-		return nil
-	}
-	f, err := atomicfile.Create(name)
+	written, err := r.writeCheckpoint(name)
 	if err != nil {
 		return err
 	}
-	defer f.Abort()
-	if err := engine.WriteTensors(f, meta, tensors); err != nil {
-		return err
-	}
-	if err := f.Commit(); err != nil {
-		return err
+	// on every rank: saveBest links this update's numbered checkpoint
+	r.savedAt = r.st.Update
+	if !written {
+		return nil
 	}
 	if err := linkAtomically(name, filepath.Join(r.opts.SaveDir, rundir.LastCheckpoint)); err != nil {
 		return err
 	}
 	return r.pruneCheckpoints()
+}
+
+// saveLast writes checkpoint_last.bin alone, a time-based save
+// (Options.SaveTime) between the numbered ones: nothing to prune, nothing
+// that --keep-last counts, and the next numbered save replaces it.
+func (r *run) saveLast() error {
+	_, err := r.writeCheckpoint(filepath.Join(r.opts.SaveDir, rundir.LastCheckpoint))
+	return err
+}
+
+// writeCheckpoint writes the run's state to name (temporary file, sync,
+// rename); it reports false on the ranks that do not write.
+func (r *run) writeCheckpoint(name string) (bool, error) {
+	// the log first: a checkpoint never gets ahead of metrics.jsonl
+	if r.log != nil {
+		if err := r.log.flush(); err != nil {
+			return false, fmt.Errorf("%s: %w", rundir.MetricsFile, err)
+		}
+	}
+	r.st.DropSeed, r.st.DropCount = r.g.RNGState()
+	r.st.AdamStep = r.adam.Step
+	meta := checkpointMeta{Kind: model.CheckpointKind, Config: r.m.Config(), State: r.st}
+	tensors := r.checkpointTensors()
+	if err := r.d.verifyAgreement(tensors, r.st.Update); err != nil {
+		return false, err
+	}
+	r.savedTime = time.Now()
+	if !r.d.root() {
+		return false, nil
+	}
+	f, err := atomicfile.Create(name)
+	if err != nil {
+		return false, err
+	}
+	defer f.Abort()
+	if err := engine.WriteTensors(f, meta, tensors); err != nil {
+		return false, err
+	}
+	return true, f.Commit()
 }
 
 // linkAtomically makes dst another name of src (a hard link put in place by

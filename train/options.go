@@ -42,6 +42,11 @@ type Options struct {
 	// SaveInterval: checkpoint every this many updates (0: at each epoch end).
 	SaveInterval int `yaml:"save_interval_updates"`
 	KeepLast     int `yaml:"keep_last"`
+	// SaveTime also writes checkpoint_last.bin (only) when this much wall
+	// time has passed since the last checkpoint (0: off): a crash or an
+	// out-of-memory kill then loses at most that much of a slow run's
+	// training, whatever its save interval in updates.
+	SaveTime time.Duration `yaml:"save_interval_time"`
 	// Patience: stop after this many validations without improvement (0: off).
 	Patience int `yaml:"patience"`
 	// BestMetric picks checkpoint_best and drives patience: "nll" (or

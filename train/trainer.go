@@ -53,7 +53,10 @@ type run struct {
 	// savedAt is the update of the last checkpoint of this invocation (-1:
 	// none yet).
 	savedAt int
-	d       *dist
+	// savedTime is when this invocation last wrote a checkpoint (its start
+	// before the first), for SaveTime
+	savedTime time.Time
+	d         *dist
 }
 
 // Run trains a new model (or, with opts.Resume, continues the run in
@@ -96,7 +99,7 @@ func RunModel(ctx context.Context, opts Options, m model.Model, src Source, vali
 	w := NewWorkers(m, opts.workers(), threads, opts.Seed)
 	w.SetMicroBatches(opts.MicroBatches)
 	r := &run{opts: opts, m: m, w: w, g: w.Graph(), adam: adam, src: src, valid: valid,
-		sched: sched, st: State{Epoch: 1}, validatedAt: -1, savedAt: -1, d: d}
+		sched: sched, st: State{Epoch: 1}, validatedAt: -1, savedAt: -1, savedTime: time.Now(), d: d}
 	resumed, err := r.start()
 	if err != nil {
 		return nil, err
@@ -302,6 +305,14 @@ func (r *run) afterUpdate() error {
 	}
 	if o.SaveInterval > 0 && r.st.Update%o.SaveInterval == 0 {
 		return r.saveCheckpoint()
+	}
+	if o.SaveTime > 0 {
+		// the ranks agree: their clocks may cross the interval an update apart
+		due, err := r.d.any(time.Since(r.savedTime) >= o.SaveTime)
+		if err != nil || !due {
+			return err
+		}
+		return r.saveLast()
 	}
 	return nil
 }

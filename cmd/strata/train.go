@@ -84,6 +84,7 @@ starts afresh. Nothing is ever deleted.`,
 	fl.DurationVar(&o.MaxTime, "stop-time", 0, "stop after this much training time, e.g. 90m (0: no limit)")
 	fl.IntVar(&o.ValidInterval, "validate-interval-updates", 0, "validate every N updates (0: each epoch)")
 	fl.IntVar(&o.SaveInterval, "save-interval-updates", 0, "checkpoint every N updates (0: each epoch)")
+	fl.DurationVar(&o.SaveTime, "save-interval-time", 0, "also write checkpoint_last.bin when this much time has passed since the last checkpoint, e.g. 20m, so that a crash loses at most that much (0: off; nothing numbered, nothing --keep-last counts)")
 	fl.IntVar(&o.KeepLast, "keep-last", o.KeepLast, "numbered checkpoints to keep (of those every --save-interval-updates, when set; one written where a stop fell between them goes when a newer one exists)")
 	fl.IntVar(&o.Patience, "patience", 0, "stop after N validations without improvement (0: off)")
 	fl.StringVar(&o.BestMetric, "best-checkpoint-metric", "nll", "what picks checkpoint_best.bin and drives --patience: nll (lower is better) or bleu (higher; needs --eval-bleu)")

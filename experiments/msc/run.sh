@@ -37,6 +37,7 @@
 #   WORK=runs/msc36  MERGES=8000  MAX_TOKENS=4096  LR=1e-3
 #   WARMUP_SHALLOW=800 (6 layers)  WARMUP_DEEP=1600 (36, 72)
 #   MICRO_36=4  MICRO_72=8 (pieces each batch of a 36- or 72-layer system runs in: memory only)
+#   SAVE_TIME=20m (checkpoint_last.bin at least this often, besides the numbered saves)
 #   VALID_EVERY=500  EVAL_BLEU=300  PATIENCE=10  MAX_EPOCH=60 (base6's stop)
 #   B= (override the budget)  BUDGET_HOURS=40  THREADS=1  PARALLEL=1  BEAM=5  STOP_TIME=
 #   DIFF_K=20 (base6 checkpoints that rank Figure 3's buckets)  FIG5_UPDATES=2000
@@ -69,6 +70,7 @@ MAX_EPOCH=${MAX_EPOCH:-60}
 BUDGET_HOURS=${BUDGET_HOURS:-40}
 MICRO_36=${MICRO_36:-4}
 MICRO_72=${MICRO_72:-8}
+SAVE_TIME=${SAVE_TIME:-20m}
 THREADS=${THREADS:-1}
 PARALLEL=${PARALLEL:-1}
 BEAM=${BEAM:-5}
