@@ -4,6 +4,7 @@
 // that the peak resident set (VmHWM) belongs to that depth alone.
 //
 //	go run ./bench/deep -arch msc -layers 6,18,36,72 -steps 3
+//	go run ./bench/deep -arch msc -layers 36 -micro 1,2,4   # strata train --micro-batches
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -22,10 +24,12 @@ import (
 
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/model"
+	"github.com/strata-nmt/strata/train"
 )
 
 type result struct {
 	Layers     int     `json:"layers"`
+	Micro      int     `json:"micro_batches"`
 	Params     int     `json:"params"`
 	SecPerStep float64 `json:"sec_per_step"`
 	CPUPerStep float64 `json:"cpu_sec_per_step"`
@@ -41,28 +45,36 @@ func main() {
 	tokens := flag.Int("tokens", 2048, "target tokens per batch")
 	length := flag.Int("len", 25, "source and target sentence length")
 	vocab := flag.Int("vocab", 10000, "joint vocabulary size (the paper's IWSLT BPE)")
+	micro := flag.String("micro", "1", "pieces each batch runs in (strata train --micro-batches); a list measures each")
+	threads := flag.Int("threads", 0, "kernel threads (0: all cores)")
 	child := flag.Bool("child", false, "internal: measure one depth and print JSON")
 	flag.Parse()
 	if *child {
 		n, err := strconv.Atoi(*layers)
 		check(err)
-		r := measure(*arch, n, *steps, *tokens, *length, *vocab)
+		p, err := strconv.Atoi(*micro)
+		check(err)
+		r := measure(*arch, n, p, *threads, *steps, *tokens, *length, *vocab)
 		check(json.NewEncoder(os.Stdout).Encode(r))
 		return
 	}
 	var rs []result
-	fmt.Printf("%-12s %7s %9s %10s %10s %12s %10s %10s\n", "arch", "layers", "params", "s/step", "cpu s/step", "tgt tok/s", "peak MiB", "arena MiB")
+	fmt.Printf("%-12s %7s %6s %9s %10s %10s %12s %10s %10s\n", "arch", "layers", "micro", "params", "s/step", "cpu s/step", "tgt tok/s", "peak MiB", "arena MiB")
 	for _, l := range strings.Split(*layers, ",") {
-		r := runChild(*arch, strings.TrimSpace(l), *steps, *tokens, *length, *vocab)
-		rs = append(rs, r)
-		fmt.Printf("%-12s %7d %8.1fM %10.2f %10.2f %12.0f %10.0f %10.0f\n", *arch, r.Layers, float64(r.Params)/1e6, r.SecPerStep, r.CPUPerStep, r.TgtTokS, r.PeakMiB, r.ArenaMiB)
+		for _, p := range strings.Split(*micro, ",") {
+			r := runChild(*arch, strings.TrimSpace(l), strings.TrimSpace(p), *threads, *steps, *tokens, *length, *vocab)
+			if p == "1" || !strings.Contains(*micro, ",") {
+				rs = append(rs, r) // the depth line is fitted at one setting
+			}
+			fmt.Printf("%-12s %7d %6d %8.1fM %10.2f %10.2f %12.0f %10.0f %10.0f\n", *arch, r.Layers, r.Micro, float64(r.Params)/1e6, r.SecPerStep, r.CPUPerStep, r.TgtTokS, r.PeakMiB, r.ArenaMiB)
+		}
 	}
 	linearity(rs)
 }
 
-// runChild re-executes this binary for one depth.
-func runChild(arch, layers string, steps, tokens, length, vocab int) result {
-	cmd := exec.Command(os.Args[0], "-child", "-arch", arch, "-layers", layers, "-steps", strconv.Itoa(steps),
+// runChild re-executes this binary for one depth and micro-batch count.
+func runChild(arch, layers, micro string, threads, steps, tokens, length, vocab int) result {
+	cmd := exec.Command(os.Args[0], "-child", "-arch", arch, "-layers", layers, "-micro", micro, "-threads", strconv.Itoa(threads), "-steps", strconv.Itoa(steps),
 		"-tokens", strconv.Itoa(tokens), "-len", strconv.Itoa(length), "-vocab", strconv.Itoa(vocab))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
@@ -115,19 +127,23 @@ func config(arch string, layers, vocab int) model.Config {
 	return c
 }
 
-func measure(arch string, layers, steps, tokens, length, vocab int) result {
+func measure(arch string, layers, micro, threads, steps, tokens, length, vocab int) result {
 	c := config(arch, layers, vocab)
 	m, err := model.New(c, 1)
 	check(err)
 	bt := batch(tokens/length, length, vocab)
 	ps := m.Params().List()
 	opt := newAdam(ps)
-	g := engine.NewGraph(1)
+	// one worker, as the trainer runs it, in micro pieces
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	w := train.NewWorkers(m, 1, threads, 1)
+	w.SetMicroBatches(micro)
+	g := w.Graph()
 	step := func() {
-		m.Params().ZeroGrad()
-		res := model.Loss(g, m, bt, 0.1)
-		g.BackwardScaled(res.Loss, 1/float32(res.Tokens))
-		g.Reset()
+		w.ZeroGrad()
+		w.Backward(bt, 0.1, 1/float32(bt.B*bt.T))
 		opt.step(5e-4)
 	}
 	step() // warm-up: arena and allocator reach steady state
@@ -137,7 +153,7 @@ func measure(arch string, layers, steps, tokens, length, vocab int) result {
 	}
 	sec := time.Since(start).Seconds() / float64(steps)
 	return result{
-		Layers: layers, Params: m.Params().Count(), SecPerStep: sec, CPUPerStep: (cpuSeconds() - cpu0) / float64(steps),
+		Layers: layers, Micro: micro, Params: m.Params().Count(), SecPerStep: sec, CPUPerStep: (cpuSeconds() - cpu0) / float64(steps),
 		TgtTokS: float64(bt.B*bt.T) / sec, PeakMiB: vmHWM(), ArenaMiB: float64(g.HeldBytes()) / (1 << 20),
 	}
 }
