@@ -14,19 +14,19 @@ import (
 
 // Record is one line of a run's metrics.jsonl.
 type Record struct {
-	Type           string             `json:"type"` // train, valid or stop (RecordStop)
-	Update         int                `json:"update"`
-	Epoch          int                `json:"epoch"`
-	Loss           float64            `json:"loss"` // train: label-smoothed bits/token; valid: nll bits/token
-	NLL            float64            `json:"nll"`
-	PPL            float64            `json:"ppl"`
-	LR             float64            `json:"lr"`
-	GNorm          float64            `json:"gnorm"`
-	Tokens         int                `json:"tokens"`
-	Wall           float64            `json:"wall"`
+	Type   string  `json:"type"` // train, valid or stop (RecordStop)
+	Update int     `json:"update"`
+	Epoch  int     `json:"epoch"`
+	Loss   float64 `json:"loss"` // train: label-smoothed bits/token; valid: nll bits/token
+	NLL    float64 `json:"nll"`
+	PPL    float64 `json:"ppl"`
+	LR     float64 `json:"lr"`
+	GNorm  float64 `json:"gnorm"`
+	Tokens int     `json:"tokens"`
+	Wall   float64 `json:"wall"`
 	// PeakRSSGB is the process's peak resident memory so far, in GB
 	// (train records; absent where unknown and in runs before it was logged).
-	PeakRSSGB float64 `json:"peak_rss_gb"`
+	PeakRSSGB      float64            `json:"peak_rss_gb"`
 	BLEU           float64            `json:"bleu"`
 	LayerGradNorms map[string]float64 `json:"layer_grad_norms"`
 	// SharedGradNorms is the norm over each layer's self-attention and FFN
