@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strata-nmt/strata/internal/procstat"
 	"github.com/strata-nmt/strata/rundir"
 )
 
@@ -123,7 +124,7 @@ func (l *logger) update(st State, s updateStats) {
 	rec := map[string]any{"type": "train", "update": st.Update, "epoch": st.Epoch, "loss": round(s.loss),
 		"nll": round(s.nll), "ppl": round(math.Exp2(s.nll)), "lr": s.lr, "gnorm": round(s.gnorm), "tokens": s.tokens,
 		"wall": round(time.Since(l.start).Seconds())}
-	peak := peakRSS()
+	peak := procstat.PeakRSS()
 	if peak > 0 {
 		rec["peak_rss_gb"] = round(float64(peak) / 1e9)
 	}

@@ -8,13 +8,15 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/strata-nmt/strata/internal/procstat"
 )
 
 // The log line and metrics.jsonl give the peak resident memory where the
 // system reports it, so a deep model nearing the machine's memory shows
 // it before the out-of-memory killer does.
 func TestLogShowsPeakMemory(t *testing.T) {
-	if peakRSS() <= 0 {
+	if procstat.PeakRSS() <= 0 {
 		t.Skipf("no peak resident memory on %s", runtime.GOOS)
 	}
 	var log bytes.Buffer

@@ -5,20 +5,14 @@ package report
 
 import (
 	"strconv"
-	"syscall"
-	"time"
+
+	"github.com/strata-nmt/strata/internal/procstat"
 )
 
 // PeakRSSMB is the process's peak resident set in MiB (getrusage
-// ru_maxrss, KiB on Linux), the number the reference reports with
-// resource.getrusage. 0 where getrusage fails.
-func PeakRSSMB() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return float64(ru.Maxrss) / 1024
-}
+// ru_maxrss), the number the reference reports with resource.getrusage;
+// 0 where unknown.
+func PeakRSSMB() float64 { return float64(procstat.PeakRSS()) / (1 << 20) }
 
 // Round rounds x to d decimal digits for the JSON line.
 func Round(x float64, d int) float64 {
@@ -28,10 +22,4 @@ func Round(x float64, d int) float64 {
 
 // CPUSeconds is the user + system time the process has used so far: on a
 // shared machine, work per CPU-second is steadier than per wall second.
-func CPUSeconds() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-}
+func CPUSeconds() float64 { return procstat.CPUSeconds() }
