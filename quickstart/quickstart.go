@@ -32,7 +32,9 @@ type Options struct {
 	Src, Tgt      string        // toy languages
 	Log           io.Writer
 	LogIsTerminal bool
-	Seed          uint64
+	// LogWidth is the terminal's columns (train.Options.LogWidth).
+	LogWidth int
+	Seed     uint64
 }
 
 // Defaults returns the README's setting.
@@ -138,7 +140,7 @@ func trainModel(ctx context.Context, o Options, ds *data.Dataset, runDir string)
 	opts.LR, opts.WarmupUpdates, opts.WarmupInitLR = 3e-3, 150, 1e-7
 	opts.MaxTime, opts.MaxEpoch = o.Train, 50
 	opts.ValidInterval, opts.SaveInterval, opts.LogInterval = 100, 100, 50
-	opts.Log, opts.LogIsTerminal = o.Log, o.LogIsTerminal
+	opts.Log, opts.LogIsTerminal, opts.LogWidth = o.Log, o.LogIsTerminal, o.LogWidth
 	b, err := data.NewBatcher(ds.Splits["train"], ds.Sequencer(), data.BatcherOptions{MaxTokens: 1024, Seed: o.Seed})
 	if err != nil {
 		return nil, err

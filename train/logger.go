@@ -7,9 +7,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/strata-nmt/strata/internal/procstat"
 	"github.com/strata-nmt/strata/rundir"
@@ -139,10 +141,13 @@ func (l *logger) update(st State, s updateStats) {
 	every := max(l.opts.LogInterval, 1)
 	if l.opts.LogIsTerminal || st.Update%every == 0 {
 		loss, nll := w.loss/float64(w.tokens), w.nll/float64(w.tokens)
-		msg := fmt.Sprintf("epoch %d | update %d | loss %.3f | nll %.3f | ppl %.2f | lr %.3g | gnorm %.3f | %.0f tok/s%s%s",
-			st.Epoch, st.Update, loss, nll, math.Exp2(nll), s.lr, s.gnorm, float64(w.tokens)/max(el, 1e-9), l.eta(st), peakField(peak))
+		fields := []string{fmt.Sprintf("epoch %d", st.Epoch), fmt.Sprintf("update %d", st.Update),
+			fmt.Sprintf("loss %.3f", loss), fmt.Sprintf("nll %.3f", nll), fmt.Sprintf("ppl %.2f", math.Exp2(nll)),
+			fmt.Sprintf("lr %.3g", s.lr), fmt.Sprintf("gnorm %.3f", s.gnorm),
+			fmt.Sprintf("%.0f tok/s", float64(w.tokens)/max(el, 1e-9)), l.eta(st), peakField(peak)}
+		msg := joinFields(fields, -1)
 		if l.opts.LogIsTerminal {
-			fmt.Fprintf(l.out, "\r\x1b[K%s", msg)
+			fmt.Fprintf(l.out, "\r\x1b[K%s", joinFields(fields, l.opts.LogWidth))
 			l.pending = true
 		} else {
 			fmt.Fprintln(l.out, msg)
@@ -163,19 +168,55 @@ func peakField(bytes int64) string {
 	if bytes <= 0 {
 		return ""
 	}
-	return fmt.Sprintf(" | peak %.1f GB", float64(bytes)/1e9)
+	return fmt.Sprintf("peak %.1f GB", float64(bytes)/1e9)
+}
+
+// dropOrder lists the fields of a log line (epoch, update, loss, nll, ppl,
+// lr, gnorm, rate, ETA, peak) that a narrow terminal loses first: ppl
+// repeats nll, and the rest matter less than progress and loss.
+var dropOrder = []int{4, 5, 0, 6, 9}
+
+// joinFields joins a log line's non-empty fields with " | ". With width > 0
+// (a terminal's columns) the line is fitted into width-1 columns, dropping
+// fields in dropOrder and then cutting it: a live line that wraps leaves a
+// copy of its first rows on every redraw.
+func joinFields(fields []string, width int) string {
+	keep := slices.Clone(fields)
+	line := func() string {
+		var parts []string
+		for _, f := range keep {
+			if f != "" {
+				parts = append(parts, f)
+			}
+		}
+		return strings.Join(parts, " | ")
+	}
+	if width <= 0 {
+		return line()
+	}
+	for _, i := range dropOrder {
+		if utf8.RuneCountInString(line()) < width {
+			break
+		}
+		keep[i] = ""
+	}
+	s := line()
+	if r := []rune(s); len(r) >= width {
+		s = string(r[:max(width-1, 0)])
+	}
+	return s
 }
 
 func (l *logger) eta(st State) string {
 	if l.opts.MaxTime > 0 && l.opts.MaxUpdate <= 0 {
-		return fmt.Sprintf(" | ETA %s", (l.opts.MaxTime - time.Since(l.start)).Round(time.Second))
+		return fmt.Sprintf("ETA %s", (l.opts.MaxTime - time.Since(l.start)).Round(time.Second))
 	}
 	if l.opts.MaxUpdate <= 0 || st.Update <= l.first {
 		return ""
 	}
 	per := time.Since(l.start) / time.Duration(st.Update-l.first)
 	left := time.Duration(l.opts.MaxUpdate-st.Update) * per
-	return fmt.Sprintf(" | ETA %s", left.Round(time.Second))
+	return fmt.Sprintf("ETA %s", left.Round(time.Second))
 }
 
 func (l *logger) valid(st State, loss float64, extra map[string]float64) {

@@ -79,6 +79,9 @@ type Options struct {
 	// true a live status line is redrawn in place.
 	Log           io.Writer `yaml:"-"`
 	LogIsTerminal bool      `yaml:"-"`
+	// LogWidth is the terminal's width in columns, which the live line is
+	// fitted into (0: unknown, not fitted).
+	LogWidth int `yaml:"-"`
 	// StopAfter, when > 0, stops (as if interrupted) after this many
 	// updates of this invocation; tests use it to simulate a crash.
 	StopAfter int `yaml:"-"`

@@ -24,7 +24,7 @@ minute, translates held-out sentences and reports SacreBLEU-exact BLEU.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Log = cmd.ErrOrStderr()
-			o.LogIsTerminal = term.IsTerminal(int(os.Stderr.Fd()))
+			o.LogIsTerminal, o.LogWidth = term.IsTerminal(int(os.Stderr.Fd())), stderrWidth()
 			ctx := cmd.Context()
 			res, err := quickstart.Run(ctx, o)
 			if err != nil {

@@ -148,7 +148,7 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 		o.ValidHook = vb.Hook
 	}
 	o.Log = cmd.ErrOrStderr()
-	o.LogIsTerminal = term.IsTerminal(int(os.Stderr.Fd()))
+	o.LogIsTerminal, o.LogWidth = term.IsTerminal(int(os.Stderr.Fd())), stderrWidth()
 	info := rundir.Info{DataDir: f.dataDir, DataKey: ds.Manifest.Key, VocabHash: ds.Vocab.Hash(),
 		Model: o.Model.Summary(), Config: &o.Model, Command: strings.Join(os.Args, " "),
 		TrainedDirections: ds.Manifest.TrainDirections(f.trainSplit).Strings(), Settings: trainSettings(cmd)}
@@ -288,4 +288,14 @@ func claimSaveDir(cmd *cobra.Command, o *train.Options, f trainFlags, now rundir
 	}
 	o.Resume = true
 	return nil
+}
+
+// stderrWidth is the columns of the terminal on standard error (0: not a
+// terminal, or unknown), which training's live line is fitted into.
+func stderrWidth() int {
+	w, _, err := term.GetSize(int(os.Stderr.Fd()))
+	if err != nil {
+		return 0
+	}
+	return w
 }
