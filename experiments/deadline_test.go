@@ -1,5 +1,6 @@
-// Package experiments holds the test of the study scripts' shared
-// deadline (deadline.sh): STOP_TIME bounds a whole invocation.
+// Package experiments holds the tests of the study scripts' shared shell
+// code: the deadline (deadline.sh), by which STOP_TIME bounds a whole
+// invocation, and the words for exit statuses (exitcode.sh).
 package experiments
 
 import (

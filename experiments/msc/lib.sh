@@ -3,6 +3,8 @@
 
 # shellcheck source=experiments/json.sh
 . experiments/json.sh
+# shellcheck source=experiments/exitcode.sh
+. experiments/exitcode.sh
 
 # spec NAME: "preset seed warm-up overrides" of a system (overrides comma
 # separated; "-" for none). A name ending in -sN trains with seed N.
@@ -100,7 +102,7 @@ train() {
 		return 1
 		;;
 	*)
-		log "train $name: strata train failed (exit $rc); the end of $dir/train.log:"
+		log "train $name: strata train failed ($(exit_words "$rc")); the end of $dir/train.log:"
 		tail -n 5 "$dir/train.log" >&2
 		return 2
 		;;

@@ -170,6 +170,8 @@ if [ "$SMOKE" = 1 ]; then RESULTS=${RESULTS:-$WORK/results}; else RESULTS=${RESU
 . experiments/zero-shot/results.sh
 # shellcheck source=experiments/deadline.sh
 . experiments/deadline.sh
+# shellcheck source=experiments/exitcode.sh
+. experiments/exitcode.sh
 deadline_start
 LANGCSV=$(echo $LANGS | tr ' ' ,)
 
@@ -326,7 +328,7 @@ train() {
 		return 1
 		;;
 	*)
-		log "train $name: strata train failed (exit $rc); the end of $dir/train.log:"
+		log "train $name: strata train failed ($(exit_words "$rc")); the end of $dir/train.log:"
 		tail -n 5 "$dir/train.log" >&2
 		return 2
 		;;
