@@ -145,12 +145,11 @@ func (l *logger) update(st State, s updateStats) {
 			fmt.Sprintf("loss %.3f", loss), fmt.Sprintf("nll %.3f", nll), fmt.Sprintf("ppl %.2f", math.Exp2(nll)),
 			fmt.Sprintf("lr %.3g", s.lr), fmt.Sprintf("gnorm %.3f", s.gnorm),
 			fmt.Sprintf("%.0f tok/s", float64(w.tokens)/max(el, 1e-9)), l.eta(st), peakField(peak)}
-		msg := joinFields(fields, -1)
 		if l.opts.LogIsTerminal {
 			fmt.Fprintf(l.out, "\r\x1b[K%s", joinFields(fields, l.opts.LogWidth))
 			l.pending = true
 		} else {
-			fmt.Fprintln(l.out, msg)
+			fmt.Fprintln(l.out, joinFields(fields, 0))
 		}
 		if st.Update%every == 0 {
 			*w = struct {
