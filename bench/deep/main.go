@@ -8,7 +8,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,9 +18,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/strata-nmt/strata/bench/internal/report"
 	"github.com/strata-nmt/strata/engine"
 	"github.com/strata-nmt/strata/model"
 	"github.com/strata-nmt/strata/train"
@@ -62,7 +61,8 @@ func main() {
 	fmt.Printf("%-12s %7s %6s %9s %10s %10s %12s %10s %10s\n", "arch", "layers", "micro", "params", "s/step", "cpu s/step", "tgt tok/s", "peak MiB", "arena MiB")
 	for _, l := range strings.Split(*layers, ",") {
 		for _, p := range strings.Split(*micro, ",") {
-			r := runChild(*arch, strings.TrimSpace(l), strings.TrimSpace(p), *threads, *steps, *tokens, *length, *vocab)
+			p = strings.TrimSpace(p)
+			r := runChild(*arch, strings.TrimSpace(l), p, *threads, *steps, *tokens, *length, *vocab)
 			if p == "1" || !strings.Contains(*micro, ",") {
 				rs = append(rs, r) // the depth line is fitted at one setting
 			}
@@ -147,14 +147,14 @@ func measure(arch string, layers, micro, threads, steps, tokens, length, vocab i
 		opt.step(5e-4)
 	}
 	step() // warm-up: arena and allocator reach steady state
-	start, cpu0 := time.Now(), cpuSeconds()
+	start, cpu0 := time.Now(), report.CPUSeconds()
 	for i := 0; i < steps; i++ {
 		step()
 	}
 	sec := time.Since(start).Seconds() / float64(steps)
 	return result{
-		Layers: layers, Micro: micro, Params: m.Params().Count(), SecPerStep: sec, CPUPerStep: (cpuSeconds() - cpu0) / float64(steps),
-		TgtTokS: float64(bt.B*bt.T) / sec, PeakMiB: vmHWM(), ArenaMiB: float64(g.HeldBytes()) / (1 << 20),
+		Layers: layers, Micro: micro, Params: m.Params().Count(), SecPerStep: sec, CPUPerStep: (report.CPUSeconds() - cpu0) / float64(steps),
+		TgtTokS: float64(bt.B*bt.T) / sec, PeakMiB: report.PeakRSSMB(), ArenaMiB: float64(g.HeldBytes()) / (1 << 20),
 	}
 }
 
@@ -200,35 +200,6 @@ func (a *adam) step(lr float64) {
 			p.Data[j] -= float32(lr * float64(m[j]) / c1 / (math.Sqrt(float64(v[j])/c2) + 1e-8))
 		}
 	}
-}
-
-// cpuSeconds is the process's user+system CPU time: on a shared machine it
-// is a steadier measure of cost than wall time.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return math.NaN()
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
-
-// vmHWM is the process's peak resident set in MiB (Linux).
-func vmHWM() float64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return math.NaN()
-	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		if rest, ok := strings.CutPrefix(s.Text(), "VmHWM:"); ok {
-			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			if err == nil {
-				return kb / 1024
-			}
-		}
-	}
-	return math.NaN()
 }
 
 func check(err error) {

@@ -20,7 +20,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"syscall"
 	"time"
 
 	"github.com/strata-nmt/strata/bench/internal/gemmfloor"
@@ -135,7 +134,8 @@ func newModel(o options) (*model.Transformer, *train.Workers) {
 func run(o options, m *model.Transformer, w *train.Workers, adam *optim.Adam, sched train.InverseSqrt,
 	batches []model.Batch) map[string]any {
 	tokensPerStep := o.batch * o.tgtLen
-	var timed, cpu time.Duration
+	var timed time.Duration
+	var cpu float64 // seconds
 	var lossFirst, lossLast float64
 	for step, bt := range batches {
 		if step == o.warmupSteps {
@@ -145,7 +145,7 @@ func run(o options, m *model.Transformer, w *train.Workers, adam *optim.Adam, sc
 		if step == 0 && o.warmupSteps > 0 {
 			stop = engine.TraceGemms() // untimed: the check of the counted work
 		}
-		start, cpu0 := time.Now(), cpuTime()
+		start, cpu0 := time.Now(), report.CPUSeconds()
 		res := forwardBackward(o, m, w, bt)
 		if stop != nil {
 			if err := checkStepFLOP(o, gemmfloor.TotalFlops(stop())); err != nil {
@@ -162,7 +162,7 @@ func run(o options, m *model.Transformer, w *train.Workers, adam *optim.Adam, sc
 		note := " (warmup)"
 		if step >= o.warmupSteps {
 			timed += elapsed
-			cpu += cpuTime() - cpu0
+			cpu += report.CPUSeconds() - cpu0
 			note = ""
 		}
 		fmt.Fprintf(os.Stderr, "step %d/%d loss %.4f nll %.4f %.0f tok/s%s\n", step+1, len(batches), loss,
@@ -172,7 +172,7 @@ func run(o options, m *model.Transformer, w *train.Workers, adam *optim.Adam, sc
 	out := map[string]any{
 		"impl": "strata", "bench": "train", "go": runtime.Version(), "threads": o.threads, "batch_shards": o.workers, "norm": o.norm,
 		"steps": o.steps, "warmup_steps": o.warmupSteps, "tgt_tokens_per_step": tokensPerStep,
-		"seconds": report.Round(timed.Seconds(), 3), "cpu_seconds": report.Round(cpu.Seconds(), 3),
+		"seconds": report.Round(timed.Seconds(), 3), "cpu_seconds": report.Round(cpu, 3),
 		"loss_first": report.Round(lossFirst, 4), "loss_last": report.Round(lossLast, 4),
 		"peak_rss_mb": report.Round(report.PeakRSSMB(), 1),
 	}
@@ -252,14 +252,6 @@ func startProfile(path string) {
 	if err := pprof.StartCPUProfile(f); err != nil {
 		log.Fatal(err)
 	}
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // gemmFloor traces the matrix products of one more update and replays them

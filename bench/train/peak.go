@@ -36,10 +36,10 @@ func peakRates(n, threads, reps int) (whole, split, packed, perCPU float64) {
 		run() // untimed: first touch, thread start-up, packing
 		var rate float64
 		for r := 0; r < reps; r++ {
-			start, cpu0 := time.Now(), cpuTime()
+			start, cpu0 := time.Now(), report.CPUSeconds()
 			run()
 			rate = max(rate, flop/time.Since(start).Seconds()/1e9)
-			perCPU = max(perCPU, flop/(cpuTime()-cpu0).Seconds()/1e9)
+			perCPU = max(perCPU, flop/(report.CPUSeconds()-cpu0)/1e9)
 		}
 		return rate
 	}

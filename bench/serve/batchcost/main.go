@@ -22,10 +22,10 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/strata-nmt/strata/bench/internal/corpus"
+	"github.com/strata-nmt/strata/bench/internal/report"
 
 	"github.com/strata-nmt/strata/decode"
 )
@@ -104,7 +104,7 @@ func main() {
 // (consecutive groups) or sorted by length over all lines; it returns the
 // generated tokens, the CPU-seconds and the wall-seconds it took.
 func decodeAll(t *decode.Translator, lines []string, B int, sorted bool) (tokens, cpu, wall float64) {
-	tok0, cpu0, start := t.Stats.Tokens, cpuSeconds(), time.Now()
+	tok0, cpu0, start := t.Stats.Tokens, report.CPUSeconds(), time.Now()
 	if sorted {
 		t.BatchSize = B
 		_, err := t.Lines(lines, "", "", "")
@@ -116,13 +116,7 @@ func decodeAll(t *decode.Translator, lines []string, B int, sorted bool) (tokens
 			check(err)
 		}
 	}
-	return float64(t.Stats.Tokens - tok0), cpuSeconds() - cpu0, time.Since(start).Seconds()
-}
-
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	check(syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	return float64(t.Stats.Tokens - tok0), report.CPUSeconds() - cpu0, time.Since(start).Seconds()
 }
 
 func check(err error) {
