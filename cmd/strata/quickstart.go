@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/strata-nmt/strata/quickstart"
 )
@@ -24,7 +23,7 @@ minute, translates held-out sentences and reports SacreBLEU-exact BLEU.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Log = cmd.ErrOrStderr()
-			o.LogIsTerminal, o.LogWidth = term.IsTerminal(int(os.Stderr.Fd())), stderrWidth()
+			o.LogIsTerminal, o.LogWidth = stderrTerminal()
 			ctx := cmd.Context()
 			res, err := quickstart.Run(ctx, o)
 			if err != nil {

@@ -148,7 +148,7 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 		o.ValidHook = vb.Hook
 	}
 	o.Log = cmd.ErrOrStderr()
-	o.LogIsTerminal, o.LogWidth = term.IsTerminal(int(os.Stderr.Fd())), stderrWidth()
+	o.LogIsTerminal, o.LogWidth = stderrTerminal()
 	info := rundir.Info{DataDir: f.dataDir, DataKey: ds.Manifest.Key, VocabHash: ds.Vocab.Hash(),
 		Model: o.Model.Summary(), Config: &o.Model, Command: strings.Join(os.Args, " "),
 		TrainedDirections: ds.Manifest.TrainDirections(f.trainSplit).Strings(), Settings: trainSettings(cmd)}
@@ -290,12 +290,17 @@ func claimSaveDir(cmd *cobra.Command, o *train.Options, f trainFlags, now rundir
 	return nil
 }
 
-// stderrWidth is the columns of the terminal on standard error (0: not a
-// terminal, or unknown), which training's live line is fitted into.
-func stderrWidth() int {
-	w, _, err := term.GetSize(int(os.Stderr.Fd()))
-	if err != nil {
-		return 0
+// stderrTerminal says whether standard error is a terminal, where
+// training redraws a live line, and its columns, which the line is fitted
+// into (0: not a terminal, or unknown).
+func stderrTerminal() (bool, int) {
+	fd := int(os.Stderr.Fd())
+	if !term.IsTerminal(fd) {
+		return false, 0
 	}
-	return w
+	w, _, err := term.GetSize(fd)
+	if err != nil {
+		return true, 0
+	}
+	return true, w
 }
