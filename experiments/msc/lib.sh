@@ -354,11 +354,12 @@ claimed() {
 # others: the contrasts that belong to no claim (a plain 36-layer stack,
 # Table 5's ablations, the 72-layer rows), each under the same rule.
 others() {
-	local x rows=
+	local x line rows=
 	for x in $CONTRASTS; do
 		claimed "$x" && continue
 		[ -s "$WORK/scores/${x%%:*}-vs-${x#*:}.json" ] || continue
-		rows+="$(contrast_row "" "" "${x%%:*}" "${x#*:}" | sed 's/^[^|]*|//')"$'\n'
+		line=$(contrast_row "" "" "${x%%:*}" "${x#*:}")
+		rows+="${line#*|}"$'\n'
 	done
 	[ -n "$rows" ] || return 0
 	printf '\nOther contrasts (no claim of Tables 2 and 3), under the same rule:\n\n'
