@@ -8,30 +8,11 @@ import (
 	"github.com/strata-nmt/strata/internal/sharedtest"
 )
 
-// repoRoot walks up from the package directory to go.mod.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
-	}
-}
-
 // TestShippedConfigs loads every config in configs/ and checks that each
 // corpus it names exists in ../shared.
 func TestShippedConfigs(t *testing.T) {
 	sharedtest.Path(t, "data/l10n")
-	paths, _ := filepath.Glob(filepath.Join(repoRoot(t), "configs", "*.yaml"))
+	paths, _ := filepath.Glob(filepath.Join(sharedtest.Root(t), "configs", "*.yaml"))
 	if len(paths) < 3 {
 		t.Fatalf("configs: %v", paths)
 	}
@@ -53,7 +34,7 @@ func TestShippedConfigs(t *testing.T) {
 			}
 		}
 	}
-	c, _ := LoadConfig(filepath.Join(repoRoot(t), "configs", "l10n-multi.yaml"))
+	c, _ := LoadConfig(filepath.Join(sharedtest.Root(t), "configs", "l10n-multi.yaml"))
 	if n := len(c.Splits["train"]); n != 9 || len(c.Languages) != 10 {
 		t.Fatalf("l10n-multi: %d train corpora, %d languages", n, len(c.Languages))
 	}

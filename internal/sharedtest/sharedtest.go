@@ -36,18 +36,38 @@ func Path(t testing.TB, rel string) string {
 	return filepath.Join(Dir(t, rel), rel)
 }
 
+// Root returns the repository root (the directory holding go.mod above
+// the test's package), failing t when there is none.
+func Root(t testing.TB) string {
+	t.Helper()
+	dir, err := root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // locate returns $SHARED or the repository root's sibling "shared".
 func locate() (string, error) {
 	if d := os.Getenv("SHARED"); d != "" {
 		return filepath.Abs(d)
 	}
+	dir, err := root()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(dir), "shared"), nil
+}
+
+// root walks up from the working directory to the one holding go.mod.
+func root() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for dir := wd; ; {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(filepath.Dir(dir), "shared"), nil
+			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {

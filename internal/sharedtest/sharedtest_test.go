@@ -46,4 +46,7 @@ func TestDirIsBesideTheRepository(t *testing.T) {
 	if want := filepath.Join(filepath.Dir(root), "shared"); got != want {
 		t.Errorf("locate = %s, want %s", got, want)
 	}
+	if got := Root(t); got != root {
+		t.Errorf("Root = %s, want %s", got, root)
+	}
 }
