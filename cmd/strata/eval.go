@@ -93,14 +93,18 @@ docs/metrics.md.`,
 	rootCmd.AddCommand(aliases(cmd, map[string]string{"reference": "ref", "smooth-method": "smooth"}))
 }
 
-// evalArgs refuses positional arguments saying where references go:
-// sacreBLEU takes them positionally (sacrebleu REF -i HYP), and cobra's
-// own answer, unknown command "REF", sends the user looking elsewhere.
-func evalArgs(_ *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return fmt.Errorf("eval: unexpected argument %q: give reference files with --ref (--ref %s; repeat --ref for several), not positionally as sacreBLEU does", args[0], args[0])
+// evalArgs refuses positional arguments saying where the file goes:
+// sacreBLEU takes references positionally (sacrebleu REF -i HYP), and
+// cobra's own answer, unknown command "REF", sends the user looking
+// elsewhere. With --ref given, a positional file is the hypothesis.
+func evalArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
 	}
-	return nil
+	if cmd.Flags().Changed("ref") && !cmd.Flags().Changed("hyp") {
+		return fmt.Errorf("eval: unexpected argument %q: give the hypothesis file with --hyp or -i (-i %s), or on standard input", args[0], args[0])
+	}
+	return fmt.Errorf("eval: unexpected argument %q: give reference files with --ref (--ref %s; repeat --ref for several), not positionally as sacreBLEU does", args[0], args[0])
 }
 
 // namedMetric is a metric with what is needed to print it.

@@ -194,3 +194,13 @@ func TestEvalPositionalReferenceSaysRef(t *testing.T) {
 		t.Fatalf("error %v, want one saying --ref %s", err, r1)
 	}
 }
+
+// With --ref given, a positional file is the hypothesis: the error says
+// -i, not --ref (the reference is already there).
+func TestEvalPositionalHypothesisSaysHyp(t *testing.T) {
+	_, hyp, r1, _ := evalFiles(t)
+	_, _, err := runErr("eval", "--ref", r1, hyp)
+	if err == nil || !strings.Contains(err.Error(), "-i "+hyp) || strings.Contains(err.Error(), "--ref "+hyp) {
+		t.Fatalf("error %v, want one saying -i %s", err, hyp)
+	}
+}
