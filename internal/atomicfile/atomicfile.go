@@ -7,8 +7,10 @@ package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -26,6 +28,11 @@ type File struct {
 func Create(path string) (*File, error) {
 	dir := filepath.Dir(path)
 	a, err := reg.create(dir, "."+filepath.Base(path)+".tmp-*", path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// The OS error names the temporary file, which the user never
+		// chose; name what they can fix.
+		return nil, fmt.Errorf("write %s: directory %s does not exist", path, dir)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("create temporary file for %s: %w", path, err)
 	}

@@ -73,3 +73,15 @@ func TestModeIsReadableOrKept(t *testing.T) {
 		t.Fatalf("replaced file mode %v, want the old 0600", st.Mode().Perm())
 	}
 }
+
+// Writing into a directory that does not exist names the file and the
+// directory, not the temporary file the user never chose.
+func TestMissingDirectoryIsNamed(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nowhere")
+	p := filepath.Join(dir, "out.png")
+	err := WriteFile(p, []byte("x"))
+	want := "write " + p + ": directory " + dir + " does not exist"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+}
