@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-nmt/strata/analysis"
 	"github.com/strata-nmt/strata/plot"
 	"github.com/strata-nmt/strata/rundir"
 )
@@ -47,21 +48,14 @@ func init() {
 // lossSeries returns the training loss (nll, averaged over windows of
 // smooth updates) and the validation nll.
 func lossSeries(recs []rundir.Record, smooth int) (tr, va plot.Series) {
-	smooth = max(smooth, 1)
-	var sum float64
-	n := 0
 	for _, r := range recs {
 		switch r.Type {
 		case "train":
-			sum += r.NLL
-			n++
-			if n == smooth {
-				tr.X, tr.Y = append(tr.X, float64(r.Update)), append(tr.Y, sum/float64(n))
-				sum, n = 0, 0
-			}
+			tr.X, tr.Y = append(tr.X, float64(r.Update)), append(tr.Y, r.NLL)
 		case "valid":
 			va.X, va.Y = append(va.X, float64(r.Update)), append(va.Y, r.Loss)
 		}
 	}
+	tr.X, tr.Y = analysis.WindowMeans(tr.X, tr.Y, smooth)
 	return tr, va
 }

@@ -14,7 +14,7 @@ import (
 
 func init() {
 	var out string
-	var updates, lines, block int
+	var updates, lines, block, smooth int
 	var logY bool
 	var params string
 	cmd := &cobra.Command{
@@ -33,7 +33,11 @@ attention and gate (about 43% of an msc-18 layer), so that MSC and plain
 layers compare like for like; --params all (the default) is the whole layer.
 
 --block N also prints the mean norm of the lowest N layers over the updates
-read divided by that of the top N (N = 6: MSC-36's bottom and top blocks).`,
+read divided by that of the top N (N = 6: MSC-36's bottom and top blocks).
+
+--smooth N draws each layer's mean over windows of N updates (the paper
+does not say whether its Figure 5 is smoothed); the printed medians and
+ratios are of the per-update norms.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, runs []string) error {
 			if params != "all" && params != "shared" {
@@ -51,7 +55,8 @@ read divided by that of the top N (N = 6: MSC-36's bottom and top blocks).`,
 				var series []plot.Series
 				var medians []string
 				for _, i := range analysis.SpreadLayers(len(layers), lines) {
-					series = append(series, plot.Series{Name: fmt.Sprintf("L%d", i+1), X: layers[i].Updates, Y: layers[i].Norms})
+					x, y := analysis.WindowMeans(layers[i].Updates, layers[i].Norms, smooth)
+					series = append(series, plot.Series{Name: fmt.Sprintf("L%d", i+1), X: x, Y: y})
 					medians = append(medians, fmt.Sprintf("L%d %.4g", i+1, layers[i].Median()))
 				}
 				name := filepath.Base(filepath.Clean(run))
@@ -78,6 +83,7 @@ read divided by that of the top N (N = 6: MSC-36's bottom and top blocks).`,
 	cmd.Flags().IntVar(&updates, "updates", 0, "plot only the first N updates (0: all)")
 	cmd.Flags().IntVar(&lines, "lines", 6, "encoder layers to draw, evenly spaced from the lowest to the top")
 	cmd.Flags().BoolVar(&logY, "log-y", false, "logarithmic norm axis")
+	cmd.Flags().IntVar(&smooth, "smooth", 1, "draw the mean over windows of this many updates (1: every update)")
 	cmd.Flags().IntVar(&block, "block", 0, "also print the mean norm of the lowest N layers over that of the top N (0: off)")
 	cmd.Flags().StringVar(&params, "params", "all", "all: a layer's whole gradient; shared: self-attention and FFN only (like for like across architectures)")
 	analyzeCmd.AddCommand(aliases(cmd, map[string]string{"out": "output"}))
