@@ -32,8 +32,8 @@ type Options struct {
 	Src, Tgt      string        // toy languages
 	Log           io.Writer
 	LogIsTerminal bool
-	// LogWidth is the terminal's columns (train.Options.LogWidth).
-	LogWidth int
+	// LogWidth gives the terminal's columns (train.Options.LogWidth).
+	LogWidth func() int
 	Seed     uint64
 }
 

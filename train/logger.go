@@ -146,7 +146,7 @@ func (l *logger) update(st State, s updateStats) {
 			fmt.Sprintf("lr %.3g", s.lr), fmt.Sprintf("gnorm %.3f", s.gnorm),
 			fmt.Sprintf("%.0f tok/s", float64(w.tokens)/max(el, 1e-9)), l.eta(st), peakField(peak)}
 		if l.opts.LogIsTerminal {
-			fmt.Fprintf(l.out, "\r\x1b[K%s", joinFields(fields, l.opts.LogWidth))
+			fmt.Fprintf(l.out, "\r\x1b[K%s", joinFields(fields, l.width()))
 			l.pending = true
 		} else {
 			fmt.Fprintln(l.out, joinFields(fields, 0))
@@ -277,4 +277,12 @@ func round(x float64) float64 {
 		return -1
 	}
 	return math.Round(x*1e4) / 1e4
+}
+
+// width is the terminal's current width (0: unknown).
+func (l *logger) width() int {
+	if l.opts.LogWidth == nil {
+		return 0
+	}
+	return l.opts.LogWidth()
 }

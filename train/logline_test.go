@@ -63,3 +63,40 @@ func TestLiveLineFitsTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// The live line asks the terminal's width at each redraw: a window
+// narrowed during training gets lines that fit it from the next update on.
+func TestLiveLineFollowsAResizedTerminal(t *testing.T) {
+	var log bytes.Buffer
+	widths := []int{200, 40, 40}
+	o := tinyOpts(t, 10)
+	o.MaxUpdate, o.LogInterval, o.Log, o.LogIsTerminal = 3, 1, &log, true
+	o.LogWidth = func() int {
+		w := widths[0]
+		if len(widths) > 1 {
+			widths = widths[1:]
+		}
+		return w
+	}
+	task := copyTask(10)
+	if _, err := Run(context.Background(), o, task, task.Valid(2)); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, s := range strings.Split(log.String(), "\r\x1b[K") {
+		if strings.HasPrefix(s, "epoch") || strings.HasPrefix(s, "update") {
+			lines = append(lines, strings.SplitN(s, "\n", 2)[0])
+		}
+	}
+	if len(lines) < 3 {
+		t.Fatalf("want 3 live lines, got %q", log.String())
+	}
+	if !strings.Contains(lines[0], "ppl") {
+		t.Errorf("update 1 at 200 columns lost fields: %q", lines[0])
+	}
+	for _, l := range lines[1:3] {
+		if len(l) > 40 {
+			t.Errorf("a line after the resize to 40 columns is %d wide: %q", len(l), l)
+		}
+	}
+}

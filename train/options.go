@@ -79,9 +79,10 @@ type Options struct {
 	// true a live status line is redrawn in place.
 	Log           io.Writer `yaml:"-"`
 	LogIsTerminal bool      `yaml:"-"`
-	// LogWidth is the terminal's width in columns, which the live line is
-	// fitted into (0: unknown, not fitted).
-	LogWidth int `yaml:"-"`
+	// LogWidth gives the terminal's width in columns, which the live line
+	// is fitted into (nil or 0: unknown, not fitted). It is asked at each
+	// redraw, so a terminal resized during a long training still fits.
+	LogWidth func() int `yaml:"-"`
 	// StopAfter, when > 0, stops (as if interrupted) after this many
 	// updates of this invocation; tests use it to simulate a crash.
 	StopAfter int `yaml:"-"`

@@ -291,16 +291,19 @@ func claimSaveDir(cmd *cobra.Command, o *train.Options, f trainFlags, now rundir
 }
 
 // stderrTerminal says whether standard error is a terminal, where
-// training redraws a live line, and its columns, which the line is fitted
-// into (0: not a terminal, or unknown).
-func stderrTerminal() (bool, int) {
+// training redraws a live line, and gives its columns at each call, which
+// the line is fitted into (0: unknown); asked anew at each redraw, it
+// follows a resized window.
+func stderrTerminal() (bool, func() int) {
 	fd := int(os.Stderr.Fd())
 	if !term.IsTerminal(fd) {
-		return false, 0
+		return false, nil
 	}
-	w, _, err := term.GetSize(fd)
-	if err != nil {
-		return true, 0
+	return true, func() int {
+		w, _, err := term.GetSize(fd)
+		if err != nil {
+			return 0
+		}
+		return w
 	}
-	return true, w
 }
