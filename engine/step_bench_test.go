@@ -2,11 +2,11 @@ package engine_test
 
 import (
 	"math/rand/v2"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/strata-nmt/strata/engine"
+	"github.com/strata-nmt/strata/internal/procstat"
 	"github.com/strata-nmt/strata/model"
 )
 
@@ -71,23 +71,15 @@ func benchTrainStep(b *testing.B) {
 	step() // warm the arena
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuSeconds()
+	cpu0 := procstat.CPUSeconds()
 	for i := 0; i < b.N; i++ {
 		step()
 	}
 	b.ReportMetric(float64(bt.B*bt.T)*float64(b.N)/b.Elapsed().Seconds(), "tok/s")
 	// CPU time (user+system, all threads) per step: on a shared machine it
 	// varies less than wall time and shows threads that spin.
-	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+	b.ReportMetric((procstat.CPUSeconds()-cpu0)/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(g.HeldBytes())/(1<<20), "arena-MiB")
-}
-
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // BenchmarkTrainStepOps runs the same step with an OpProfile attached and
