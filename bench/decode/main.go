@@ -34,102 +34,153 @@ import (
 	"github.com/strata-nmt/strata/model"
 )
 
-func main() {
-	sentences := flag.Int("sentences", 500, "random sources to decode (without --sources)")
-	minLen := flag.Int("min-src-len", 10, "fewest word ids per random source")
-	maxLen := flag.Int("max-src-len", 40, "most word ids per random source")
-	sources := flag.String("sources", "", "decode these sources (ids, EOS included, one sentence a line)")
-	batch := flag.Int("batch", 32, "sentences per batch")
-	beam := flag.Int("beam", 5, "beam size")
-	a := flag.Float64("max-len-a", 1.2, "max_len = a·S + b")
-	b := flag.Int("max-len-b", 10, "max_len = a·S + b")
-	vocab := flag.Int("vocab", 8000, "vocabulary size")
-	layers := flag.Int("layers", 6, "encoder and decoder layers")
-	dim := flag.Int("dim", 256, "model width")
-	ffn := flag.Int("ffn-dim", 1024, "feed-forward width")
-	heads := flag.Int("heads", 4, "attention heads")
-	threads := flag.Int("threads", 2, "kernel threads (GOMAXPROCS)")
-	workers := flag.Int("decoders", 0, "batches decoded at once, each by its own searcher with threads/decoders kernel threads (0: decode.DefaultWorkers, as strata translate)")
-	flag.IntVar(workers, "workers", 0, "the same as --decoders")
-	shortestFirst := flag.Bool("shortest-first", false, "decode the length-sorted batches shortest first, as the reference does (default: longest first, as strata translate does)")
-	warmup := flag.Int("warmup-batches", 1, "batches decoded once, untimed, first")
-	recompute := flag.Bool("recompute", false, "re-run the decoder over whole prefixes (no incremental state)")
-	seed := flag.Uint64("seed", 1, "seed of weights and sources")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile here")
-	memProfile := flag.String("memprofile", "", "write a heap profile (live objects after the timed run) here")
-	peakProfile := flag.String("peak-memprofile", "", "write the heap profile of the largest live heap of the run here (sampled every 50 ms)")
-	floor := flag.Bool("gemm-floor", false, "also replay the run's matrix products alone (its floor on this BLAS)")
-	computeType := flag.String("compute-type", "float32", "float32 or int8")
-	cacheType := flag.String("cache-type", "", "decoder cache float32 or float16 (default: float16 with int8, as strata translate)")
-	int8Bits := flag.Int("int8-bits", 0, "with int8, the activation width, 8 or 7 (0: the engine's default, as strata translate)")
-	shortlistRows := flag.Int("shortlist-rows", 0, "decode over a fixed random shortlist of this many target tokens (0: none)")
+// flags are the benchmark's settings.
+type flags struct {
+	sentences, minLen, maxLen, batch, beam, b, vocab  int
+	layers, dim, ffn, heads, threads, workers, warmup int
+	int8Bits, shortlistRows                           int
+	a                                                 float64
+	sources, cpuProfile, memProfile, peakProfile      string
+	computeType, cacheType                            string
+	shortestFirst, recompute, floor                   bool
+	seed                                              uint64
+}
+
+func parseFlags() *flags {
+	f := &flags{}
+	flag.IntVar(&f.sentences, "sentences", 500, "random sources to decode (without --sources)")
+	flag.IntVar(&f.minLen, "min-src-len", 10, "fewest word ids per random source")
+	flag.IntVar(&f.maxLen, "max-src-len", 40, "most word ids per random source")
+	flag.StringVar(&f.sources, "sources", "", "decode these sources (ids, EOS included, one sentence a line)")
+	flag.IntVar(&f.batch, "batch", 32, "sentences per batch")
+	flag.IntVar(&f.beam, "beam", 5, "beam size")
+	flag.Float64Var(&f.a, "max-len-a", 1.2, "max_len = a·S + b")
+	flag.IntVar(&f.b, "max-len-b", 10, "max_len = a·S + b")
+	flag.IntVar(&f.vocab, "vocab", 8000, "vocabulary size")
+	flag.IntVar(&f.layers, "layers", 6, "encoder and decoder layers")
+	flag.IntVar(&f.dim, "dim", 256, "model width")
+	flag.IntVar(&f.ffn, "ffn-dim", 1024, "feed-forward width")
+	flag.IntVar(&f.heads, "heads", 4, "attention heads")
+	flag.IntVar(&f.threads, "threads", 2, "kernel threads (GOMAXPROCS)")
+	flag.IntVar(&f.workers, "decoders", 0, "batches decoded at once, each by its own searcher with threads/decoders kernel threads (0: decode.DefaultWorkers, as strata translate)")
+	flag.IntVar(&f.workers, "workers", 0, "the same as --decoders")
+	flag.BoolVar(&f.shortestFirst, "shortest-first", false, "decode the length-sorted batches shortest first, as the reference does (default: longest first, as strata translate does)")
+	flag.IntVar(&f.warmup, "warmup-batches", 1, "batches decoded once, untimed, first")
+	flag.BoolVar(&f.recompute, "recompute", false, "re-run the decoder over whole prefixes (no incremental state)")
+	flag.Uint64Var(&f.seed, "seed", 1, "seed of weights and sources")
+	flag.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile here")
+	flag.StringVar(&f.memProfile, "memprofile", "", "write a heap profile (live objects after the timed run) here")
+	flag.StringVar(&f.peakProfile, "peak-memprofile", "", "write the heap profile of the largest live heap of the run here (sampled every 50 ms)")
+	flag.BoolVar(&f.floor, "gemm-floor", false, "also replay the run's matrix products alone (its floor on this BLAS)")
+	flag.StringVar(&f.computeType, "compute-type", "float32", "float32 or int8")
+	flag.StringVar(&f.cacheType, "cache-type", "", "decoder cache float32 or float16 (default: float16 with int8, as strata translate)")
+	flag.IntVar(&f.int8Bits, "int8-bits", 0, "with int8, the activation width, 8 or 7 (0: the engine's default, as strata translate)")
+	flag.IntVar(&f.shortlistRows, "shortlist-rows", 0, "decode over a fixed random shortlist of this many target tokens (0: none)")
 	flag.Parse()
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+	return f
+}
+
+func main() {
+	f := parseFlags()
+	if f.cpuProfile != "" {
+		w, err := os.Create(f.cpuProfile)
 		check(err)
-		check(pprof.StartCPUProfile(f))
+		check(pprof.StartCPUProfile(w))
 		defer pprof.StopCPUProfile()
 	}
-	runtime.GOMAXPROCS(*threads)
+	runtime.GOMAXPROCS(f.threads)
 	peakLive := func() float64 { return 0 }
-	if *peakProfile != "" {
-		peakLive = peakHeapProfiler(*peakProfile)
+	if f.peakProfile != "" {
+		peakLive = peakHeapProfiler(f.peakProfile)
 	}
 	decode.TightGC() // as strata translate
 
-	cfg, _ := model.Preset("tiny")
-	cfg.EncoderLayers, cfg.DecoderLayers, cfg.DModel, cfg.FFN, cfg.Heads = *layers, *layers, *dim, *ffn, *heads
-	cfg.SrcVocab, cfg.TgtVocab = *vocab, *vocab
-	m, err := model.New(cfg, *seed)
-	check(err)
-	m.Params().DropGrads() // as decode.Load does
-	srcs := randomSources(*sentences, *minLen, *maxLen, *vocab, *seed)
-	if *sources != "" {
-		srcs, err = readSources(*sources)
+	srcs := randomSources(f.sentences, f.minLen, f.maxLen, f.vocab, f.seed)
+	if f.sources != "" {
+		var err error
+		srcs, err = readSources(f.sources)
 		check(err)
 	}
 	o := decode.Defaults()
-	o.Beam, o.NBest, o.MaxLenA, o.MaxLenB, o.BatchMaxLen = *beam, 1, *a, *b, true
-	o.ComputeType, o.CacheType, o.Int8Bits = *computeType, *cacheType, *int8Bits
-	if *shortlistRows > 0 {
-		o.Shortlist = randomShortlist(*shortlistRows, *vocab, *seed)
+	o.Beam, o.NBest, o.MaxLenA, o.MaxLenB, o.BatchMaxLen = f.beam, 1, f.a, f.b, true
+	o.ComputeType, o.CacheType, o.Int8Bits = f.computeType, f.cacheType, f.int8Bits
+	if f.shortlistRows > 0 {
+		o.Shortlist = randomShortlist(f.shortlistRows, f.vocab, f.seed)
 		defer os.Remove(o.Shortlist)
 	}
-	// searchers come from a bundle, as in strata translate: an int8 one
-	// releases the float32 projections
-	bundle := &decode.Bundle{Model: m}
-	s, err := bundle.Searcher(o)
+	s, pool := searchers(f, o)
+	batches := lengthSorted(srcs, f.batch)
+	if !f.shortestFirst {
+		slices.Reverse(batches)
+	}
+	r := timedRun(f, pool, srcs, batches)
+	if f.memProfile != "" {
+		writeHeapProfile(f.memProfile)
+	}
+	out := result(f, o, s, srcs, r)
+	if f.peakProfile != "" {
+		out["peak_live_heap_mb"] = report.Round(peakLive(), 1)
+	}
+	if f.floor {
+		gemmFloor(out, f.threads, int(r.generated), func() {
+			for _, bt := range batches {
+				s.Search(pick(srcs, bt), prefix)
+			}
+		})
+	}
+	js, _ := json.Marshal(out)
+	fmt.Println(string(js))
+}
+
+// prefix starts every output, as in strata translate without a target tag.
+var prefix = []int32{data.DecoderStart}
+
+// searchers builds the model of random weights and the pool that decodes
+// with it. Searchers come from a bundle, as in strata translate: an int8
+// one releases the float32 projections.
+func searchers(f *flags, o decode.Options) (*decode.Searcher, *decode.Pool) {
+	cfg, _ := model.Preset("tiny")
+	cfg.EncoderLayers, cfg.DecoderLayers, cfg.DModel, cfg.FFN, cfg.Heads = f.layers, f.layers, f.dim, f.ffn, f.heads
+	cfg.SrcVocab, cfg.TgtVocab = f.vocab, f.vocab
+	m, err := model.New(cfg, f.seed)
 	check(err)
-	s.SetThreads(*threads)
-	if *recompute {
-		s.ForceRecompute()
-	}
-	if *workers == 0 {
-		*workers = decode.DefaultWorkers(*threads)
-	}
-	pool, err := decode.NewPool(s, *workers, *threads, func() (*decode.Searcher, error) {
+	m.Params().DropGrads() // as decode.Load does
+	bundle := &decode.Bundle{Model: m}
+	newSearcher := func() (*decode.Searcher, error) {
 		x, err := bundle.Searcher(o)
-		if err == nil && *recompute {
+		if err == nil && f.recompute {
 			x.ForceRecompute()
 		}
 		return x, err
-	})
-	check(err)
-	batches := lengthSorted(srcs, *batch)
-	if !*shortestFirst {
-		slices.Reverse(batches)
 	}
-	prefix := []int32{data.DecoderStart}
+	s, err := newSearcher()
+	check(err)
+	s.SetThreads(f.threads)
+	if f.workers == 0 {
+		f.workers = decode.DefaultWorkers(f.threads)
+	}
+	pool, err := decode.NewPool(s, f.workers, f.threads, newSearcher)
+	check(err)
+	return s, pool
+}
+
+// run is what the timed run measured.
+type run struct {
+	generated, seconds, cpu float64
+	best                    [][]int32 // each source's best output
+}
+
+// timedRun decodes warm-up batches untimed, then every batch timed.
+func timedRun(f *flags, pool *decode.Pool, srcs [][]int32, batches [][]int) run {
 	batchSrcs := func(i int) [][]int32 { return pick(srcs, batches[i]) }
 	// every worker decodes warm-up batches, so that none starts cold: with
 	// W workers, the first W batches (those W workers take first in the
 	// timed run too)
-	check(pool.Run(min(*warmup**workers, len(batches)), batchSrcs, prefix, func(int, [][]decode.Hypothesis) error { return nil }))
+	check(pool.Run(min(f.warmup*f.workers, len(batches)), batchSrcs, prefix, func(int, [][]decode.Hypothesis) error { return nil }))
 	var generated atomic.Int64
 	var finished atomic.Int32
-	srcTokens := 0
 	start, cpu0 := time.Now(), report.CPUSeconds()
-	best := make([][]int32, len(srcs)) // each source's best output
+	best := make([][]int32, len(srcs))
 	check(pool.Run(len(batches), batchSrcs, prefix, func(i int, res [][]decode.Hypothesis) error {
 		for k, hyps := range res {
 			generated.Add(int64(len(hyps[0].Tokens)))
@@ -139,54 +190,54 @@ func main() {
 		fmt.Fprintf(os.Stderr, "batch %d/%d %.2f sent/s\n", n, len(batches), float64(int(n)*len(batches[i]))/time.Since(start).Seconds())
 		return nil
 	}))
-	el, cpu := time.Since(start).Seconds(), report.CPUSeconds()-cpu0
-	// of every output, to compare two builds' translations: in the order
-	// of the shortest-first batches, whatever order or decoders ran them
-	outHash := fnv.New64a()
-	for _, bt := range lengthSorted(srcs, *batch) {
+	return run{float64(generated.Load()), time.Since(start).Seconds(), report.CPUSeconds() - cpu0, best}
+}
+
+// outputsHash hashes every output, to compare two builds' translations: in
+// the order of the shortest-first batches, whatever order or decoders ran
+// them.
+func outputsHash(srcs, best [][]int32, batch int) string {
+	h := fnv.New64a()
+	for _, bt := range lengthSorted(srcs, batch) {
 		for _, j := range bt {
 			for _, t := range best[j] {
-				outHash.Write([]byte{byte(t), byte(t >> 8), byte(t >> 16), byte(t >> 24)})
+				h.Write([]byte{byte(t), byte(t >> 8), byte(t >> 16), byte(t >> 24)})
 			}
-			outHash.Write([]byte{0xff, 0xff, 0xff, 0xff})
+			h.Write([]byte{0xff, 0xff, 0xff, 0xff})
 		}
 	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// writeHeapProfile writes the live heap after the timed run.
+func writeHeapProfile(path string) {
+	w, err := os.Create(path)
+	check(err)
+	runtime.GC() // the profile shows the heap as of the last completed GC cycle
+	check(pprof.Lookup("heap").WriteTo(w, 0))
+	check(w.Close())
+}
+
+// result is the JSON line, in the reference's format.
+func result(f *flags, o decode.Options, s *decode.Searcher, srcs [][]int32, r run) map[string]any {
+	srcTokens := 0
 	for _, x := range srcs {
 		srcTokens += len(x)
 	}
-	if *memProfile != "" {
-		f, err := os.Create(*memProfile)
-		check(err)
-		runtime.GC() // the profile shows the heap as of the last completed GC cycle
-		check(pprof.Lookup("heap").WriteTo(f, 0))
-		check(f.Close())
-	}
-	out := map[string]any{
-		"impl": "strata", "bench": "decode", "blas": blas.Default().Name(), "threads": *threads, "workers": *workers,
-		"order":       map[bool]string{true: "shortest-first", false: "longest-first"}[*shortestFirst],
-		"incremental": s.Incremental(), "weights": fmt.Sprintf("random(seed=%d)", *seed),
-		"compute_type": *computeType, "half_cache": o.HalfCache(), "int8_kernel": engine.Int8KernelFor(*int8Bits), "int8_bits": *int8Bits, "f32_kernel": engine.F32Kernel(),
-		"outputs_fnv64": fmt.Sprintf("%016x", outHash.Sum64()), "shortlist_rows": *shortlistRows,
-		"sentences": len(srcs), "beam": *beam, "batch": *batch, "src_tokens": srcTokens,
-		"generated_tokens": generated.Load(), "seconds": report.Round(el, 3), "cpu_seconds": report.Round(cpu, 3),
-		"tokens_per_s": report.Round(float64(generated.Load())/el, 1), "sentences_per_s": report.Round(float64(len(srcs))/el, 2),
+	return map[string]any{
+		"impl": "strata", "bench": "decode", "blas": blas.Default().Name(), "threads": f.threads, "workers": f.workers,
+		"order":       map[bool]string{true: "shortest-first", false: "longest-first"}[f.shortestFirst],
+		"incremental": s.Incremental(), "weights": fmt.Sprintf("random(seed=%d)", f.seed),
+		"compute_type": f.computeType, "half_cache": o.HalfCache(), "int8_kernel": engine.Int8KernelFor(f.int8Bits), "int8_bits": f.int8Bits, "f32_kernel": engine.F32Kernel(),
+		"outputs_fnv64": outputsHash(srcs, r.best, f.batch), "shortlist_rows": f.shortlistRows,
+		"sentences": len(srcs), "beam": f.beam, "batch": f.batch, "src_tokens": srcTokens,
+		"generated_tokens": int64(r.generated), "seconds": report.Round(r.seconds, 3), "cpu_seconds": report.Round(r.cpu, 3),
+		"tokens_per_s": report.Round(r.generated/r.seconds, 1), "sentences_per_s": report.Round(float64(len(srcs))/r.seconds, 2),
 		// peak resident set, as the reference reports it (Go's HeapSys is not
 		// comparable); taken before the floor's traced rerun, which holds
 		// every product's operands
 		"peak_rss_mb": report.Round(report.PeakRSSMB(), 1),
 	}
-	if *peakProfile != "" {
-		out["peak_live_heap_mb"] = report.Round(peakLive(), 1)
-	}
-	if *floor {
-		gemmFloor(out, *threads, int(generated.Load()), func() {
-			for _, bt := range batches {
-				s.Search(pick(srcs, bt), prefix)
-			}
-		})
-	}
-	js, _ := json.Marshal(out)
-	fmt.Println(string(js))
 }
 
 // gemmFloor traces the matrix products of decode (the same run again,
