@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"strings"
@@ -43,37 +44,9 @@ ratios are of the per-update norms.`,
 			if params != "all" && params != "shared" {
 				return fmt.Errorf("--params %q: want all or shared", params)
 			}
-			var opts []plot.Option
-			if logY {
-				opts = append(opts, plot.LogY())
-			}
 			for _, run := range runs {
-				layers, err := analysis.ReadEncoderGradNorms(filepath.Join(run, "metrics.jsonl"), updates, params == "shared")
-				if err != nil {
+				if err := plotGradNorms(cmd.OutOrStdout(), run, gradNormsPlot{out, params, updates, lines, block, smooth, logY}); err != nil {
 					return err
-				}
-				var series []plot.Series
-				var medians []string
-				for _, i := range analysis.SpreadLayers(len(layers), lines) {
-					x, y := analysis.WindowMeans(layers[i].Updates, layers[i].Norms, smooth)
-					series = append(series, plot.Series{Name: fmt.Sprintf("L%d", i+1), X: x, Y: y})
-					medians = append(medians, fmt.Sprintf("L%d %.4g", i+1, layers[i].Median()))
-				}
-				name := filepath.Base(filepath.Clean(run))
-				path := fmt.Sprintf("%s-%s.png", out, name)
-				if err := plot.Lines(path, gradNormsTitle(params)+name, "update", "gradient norm", series, opts...); err != nil {
-					return err
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "wrote %s (%d of %d encoder layers)\n", path, len(series), len(layers))
-				bottom, top := layers[0], layers[len(layers)-1]
-				fmt.Fprintf(cmd.OutOrStdout(), "%s: median gradient norm over %d updates: %s; bottom/top %.2f\n",
-					name, len(bottom.Norms), strings.Join(medians, ", "), bottom.Median()/top.Median())
-				if block > 0 {
-					r := analysis.BlockMeanRatio(layers, block)
-					if math.IsNaN(r) {
-						return fmt.Errorf("%s: --block %d needs at least %d encoder layers, the run has %d", run, block, 2*block, len(layers))
-					}
-					fmt.Fprintf(cmd.OutOrStdout(), "%s: mean gradient norm of the lowest %d layers / the top %d: %.2f\n", name, block, block, r)
 				}
 			}
 			return nil
@@ -95,4 +68,48 @@ func gradNormsTitle(params string) string {
 		return "Gradient norm of encoder layers (self-attention + FFN): "
 	}
 	return "Gradient norm of encoder layers: "
+}
+
+// gradNormsPlot is what grad-norms draws and prints for each run.
+type gradNormsPlot struct {
+	out, params                   string
+	updates, lines, block, smooth int
+	logY                          bool
+}
+
+// plotGradNorms draws one run's encoder layers to PREFIX-RUNNAME.png and
+// prints their medians and, with block, the bottom/top block ratio.
+func plotGradNorms(w io.Writer, run string, o gradNormsPlot) error {
+	layers, err := analysis.ReadEncoderGradNorms(filepath.Join(run, "metrics.jsonl"), o.updates, o.params == "shared")
+	if err != nil {
+		return err
+	}
+	var series []plot.Series
+	var medians []string
+	for _, i := range analysis.SpreadLayers(len(layers), o.lines) {
+		x, y := analysis.WindowMeans(layers[i].Updates, layers[i].Norms, o.smooth)
+		series = append(series, plot.Series{Name: fmt.Sprintf("L%d", i+1), X: x, Y: y})
+		medians = append(medians, fmt.Sprintf("L%d %.4g", i+1, layers[i].Median()))
+	}
+	var opts []plot.Option
+	if o.logY {
+		opts = append(opts, plot.LogY())
+	}
+	name := filepath.Base(filepath.Clean(run))
+	path := fmt.Sprintf("%s-%s.png", o.out, name)
+	if err := plot.Lines(path, gradNormsTitle(o.params)+name, "update", "gradient norm", series, opts...); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s (%d of %d encoder layers)\n", path, len(series), len(layers))
+	bottom, top := layers[0], layers[len(layers)-1]
+	fmt.Fprintf(w, "%s: median gradient norm over %d updates: %s; bottom/top %.2f\n",
+		name, len(bottom.Norms), strings.Join(medians, ", "), bottom.Median()/top.Median())
+	if o.block > 0 {
+		r := analysis.BlockMeanRatio(layers, o.block)
+		if math.IsNaN(r) {
+			return fmt.Errorf("%s: --block %d needs at least %d encoder layers, the run has %d", run, o.block, 2*o.block, len(layers))
+		}
+		fmt.Fprintf(w, "%s: mean gradient norm of the lowest %d layers / the top %d: %.2f\n", name, o.block, o.block, r)
+	}
+	return nil
 }
