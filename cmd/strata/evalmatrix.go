@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -252,17 +253,7 @@ supervised, pivot_zero_shot, reported, significance) for scripts.`,
 				}
 			}
 			if baseline != "" || againstPivot {
-				method, err := metrics.ParsePValueMethod(pValue)
-				if err != nil {
-					return fmt.Errorf("--p-value: %w", err)
-				}
-				opt := metrics.BootstrapOptions{Samples: samples, PValue: method}
-				if againstPivot {
-					err = addPivotSignificance(rows, paths, opt, det)
-				} else {
-					err = addSignificance(rows, paths, baseline, opt, det)
-				}
-				if err != nil {
+				if err := tableSignificance(rows, paths, baseline, againstPivot, pValue, samples, det); err != nil {
 					return err
 				}
 			}
@@ -275,16 +266,7 @@ supervised, pivot_zero_shot, reported, significance) for scripts.`,
 			if asJSON {
 				return analysis.SummaryJSON(cmd.OutOrStdout(), rows, rep)
 			}
-			if err := analysis.SummaryMarkdownReported(cmd.OutOrStdout(), rows, rep); err != nil || !perDirection {
-				return err
-			}
-			for _, r := range rows {
-				fmt.Fprintf(cmd.OutOrStdout(), "\n## %s\n\n", r.Name)
-				if err := r.Result.WriteMarkdown(cmd.OutOrStdout()); err != nil {
-					return err
-				}
-			}
-			return nil
+			return printSummaryTable(cmd.OutOrStdout(), rows, rep, perDirection)
 		},
 	}
 	cmd.Flags().StringVar(&baseline, "baseline", "", "system NAME to test every other system against (paired bootstrap per direction)")
@@ -378,6 +360,36 @@ func addSignificance(rows []analysis.SummaryRow, paths []string, baseline string
 			return err
 		}
 		rows[i].Sig = s
+	}
+	return nil
+}
+
+// tableSignificance fills the table's significance column: every system
+// against baseline, or each system's direct zero-shot translation against
+// its own pivoting.
+func tableSignificance(rows []analysis.SummaryRow, paths []string, baseline string, againstPivot bool, pValue string, samples int, det analysis.Identifier) error {
+	method, err := metrics.ParsePValueMethod(pValue)
+	if err != nil {
+		return fmt.Errorf("--p-value: %w", err)
+	}
+	opt := metrics.BootstrapOptions{Samples: samples, PValue: method}
+	if againstPivot {
+		return addPivotSignificance(rows, paths, opt, det)
+	}
+	return addSignificance(rows, paths, baseline, opt, det)
+}
+
+// printSummaryTable prints the Markdown table and, with perDirection,
+// each system's every direction.
+func printSummaryTable(w io.Writer, rows []analysis.SummaryRow, rep map[string]analysis.Reported, perDirection bool) error {
+	if err := analysis.SummaryMarkdownReported(w, rows, rep); err != nil || !perDirection {
+		return err
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "\n## %s\n\n", r.Name)
+		if err := r.Result.WriteMarkdown(w); err != nil {
+			return err
+		}
 	}
 	return nil
 }
