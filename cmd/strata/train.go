@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -126,26 +127,9 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 	if err := parseAdam(&o, f); err != nil {
 		return err
 	}
-	split, err := ds.Split(f.trainSplit)
+	b, valid, err := trainInputs(ds, f, &o)
 	if err != nil {
 		return err
-	}
-	b, err := data.NewBatcher(split, ds.Sequencer(), data.BatcherOptions{MaxTokens: f.maxTokens, MaxSentences: f.maxSentences, Seed: o.Seed, Temperature: f.temperature})
-	if err != nil {
-		return err
-	}
-	var valid []model.Batch
-	if f.validSplit != "" {
-		if valid, err = train.ValidBatches(ds, f.validSplit, f.validMaxTokens); err != nil {
-			return err
-		}
-	}
-	if f.evalBLEU > 0 && f.validSplit != "" {
-		vb, err := decode.NewValidBLEU(ds, f.validSplit, f.evalBLEU)
-		if err != nil {
-			return err
-		}
-		o.ValidHook = vb.Hook
 	}
 	o.Log = cmd.ErrOrStderr()
 	o.LogIsTerminal, o.LogWidth = stderrTerminal()
@@ -171,16 +155,49 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 	if err != nil || comm.Rank() != 0 {
 		return err
 	}
-	best := "no validation yet"
-	if res.BestValid != 0 {
-		best = fmt.Sprintf("best valid nll %.3f bits", res.BestValid)
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "%s after %d updates (%d epochs); %s; %.0f target tokens/s; run in %s\n",
-		res.Stopped, res.Updates, res.Epochs, best, res.TokensPerS, o.SaveDir)
+	reportTrained(cmd.ErrOrStderr(), res, o.SaveDir)
 	if ctx.Err() != nil {
 		return interruptedError{fmt.Sprintf("training interrupted at update %d; kept the checkpoint and %s in %s: rerun the same command (or add --resume) to continue", res.Updates, rundir.MetricsFile, o.SaveDir)}
 	}
 	return nil
+}
+
+// trainInputs opens the training batches and the validation batches, and
+// sets the validation BLEU hook when --eval-bleu asks for it.
+func trainInputs(ds *data.Dataset, f trainFlags, o *train.Options) (*data.Batcher, []model.Batch, error) {
+	split, err := ds.Split(f.trainSplit)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := data.NewBatcher(split, ds.Sequencer(), data.BatcherOptions{MaxTokens: f.maxTokens, MaxSentences: f.maxSentences, Seed: o.Seed, Temperature: f.temperature})
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.validSplit == "" {
+		return b, nil, nil
+	}
+	valid, err := train.ValidBatches(ds, f.validSplit, f.validMaxTokens)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.evalBLEU > 0 {
+		vb, err := decode.NewValidBLEU(ds, f.validSplit, f.evalBLEU)
+		if err != nil {
+			return nil, nil, err
+		}
+		o.ValidHook = vb.Hook
+	}
+	return b, valid, nil
+}
+
+// reportTrained prints the run's end: why it stopped, where, how fast.
+func reportTrained(w io.Writer, res *train.Result, saveDir string) {
+	best := "no validation yet"
+	if res.BestValid != 0 {
+		best = fmt.Sprintf("best valid nll %.3f bits", res.BestValid)
+	}
+	fmt.Fprintf(w, "%s after %d updates (%d epochs); %s; %.0f target tokens/s; run in %s\n",
+		res.Stopped, res.Updates, res.Epochs, best, res.TokensPerS, saveDir)
 }
 
 // trainModel is the model to train: the fine-tuned one with
