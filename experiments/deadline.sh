@@ -5,6 +5,9 @@
 # no new training, decode or evaluation starts after the deadline. A step
 # that started before the deadline runs to its end (its outputs are written
 # whole or not at all, so the same command continues from there).
+# STOP_AT=14:30 (any time `date -d` reads) sets the deadline as a clock
+# time instead, for a script started later that must stop with the others;
+# with both, the earlier counts.
 
 # duration_s D: the whole seconds in a duration written as strata's
 # --stop-time takes it (Go's syntax: 90s, 45m, 2h30m, 1.5h, 1ns).
@@ -22,17 +25,36 @@ duration_s() {
 	}'
 }
 
-# deadline_start: sets DEADLINE (epoch seconds) from STOP_TIME; empty or 0
-# means no deadline.
+# deadline_start: sets DEADLINE (epoch seconds) from STOP_TIME and
+# STOP_AT, the earlier of the two; neither (or STOP_TIME 0) means no
+# deadline.
 deadline_start() {
 	DEADLINE=
-	case ${STOP_TIME:-0} in 0 | 0s | "") return 0 ;; esac
-	local s
-	s=$(duration_s "$STOP_TIME") || {
-		echo "STOP_TIME=$STOP_TIME: expected a duration such as 90m or 2h30m" >&2
+	local s at
+	case ${STOP_TIME:-0} in
+	0 | 0s) ;;
+	*)
+		s=$(duration_s "$STOP_TIME") || {
+			echo "STOP_TIME=$STOP_TIME: expected a duration such as 90m or 2h30m" >&2
+			exit 2
+		}
+		DEADLINE=$(($(date +%s) + s))
+		;;
+	esac
+	[ -n "${STOP_AT:-}" ] || return 0
+	at=$(date -d "$STOP_AT" +%s 2>/dev/null) || {
+		echo "STOP_AT=$STOP_AT: expected a clock time such as 14:30 or 2026-12-05T14:30Z (GNU date -d)" >&2
 		exit 2
 	}
-	DEADLINE=$(($(date +%s) + s))
+	if [ -z "$DEADLINE" ] || [ "$at" -lt "$DEADLINE" ]; then DEADLINE=$at; fi
+}
+
+# deadline_words: the setting that set the deadline, for messages.
+deadline_words() {
+	local w=()
+	case ${STOP_TIME:-0} in 0 | 0s) ;; *) w+=("STOP_TIME=$STOP_TIME") ;; esac
+	[ -z "${STOP_AT:-}" ] || w+=("STOP_AT=$STOP_AT")
+	echo "${w[*]}"
 }
 
 # time_left: prints the time left before the deadline as a --stop-time
@@ -54,6 +76,6 @@ past_deadline() {
 # deadline has passed; the same command continues.
 stop_at_deadline() {
 	past_deadline || return 0
-	log "STOP_TIME=$STOP_TIME has passed; stopping before the next step (rerun the same command to continue)"
+	log "$(deadline_words) has passed; stopping before the next step (rerun the same command to continue)"
 	exit 0
 }

@@ -66,3 +66,37 @@ func TestStepsShareTheDeadline(t *testing.T) {
 		t.Errorf("STOP_TIME=90: %q (%v), want an error", out, err)
 	}
 }
+
+// TestStopAtIsAClockTime: STOP_AT sets the deadline as a clock time (for a
+// script started later that must stop with the others); with STOP_TIME
+// too, the earlier counts; a time date cannot read is refused.
+func TestStopAtIsAClockTime(t *testing.T) {
+	if out, err := exec.Command("date", "-d", "@0", "+%s").Output(); err != nil || strings.TrimSpace(string(out)) != "0" {
+		t.Skip("no GNU date -d")
+	}
+	left := func(script string) int {
+		t.Helper()
+		out, err := sh(t, script+`; deadline_start; time_left`)
+		if err != nil {
+			t.Fatalf("%s: %q (%v)", script, out, err)
+		}
+		n, _ := strconv.Atoi(strings.TrimSuffix(out, "s"))
+		return n
+	}
+	if n := left(`STOP_AT=@$(( $(date +%s) + 1800 ))`); n < 1740 || n > 1800 {
+		t.Errorf("STOP_AT in 30 minutes: %d s left", n)
+	}
+	if n := left(`STOP_TIME=1h STOP_AT=@$(( $(date +%s) + 1800 ))`); n < 1740 || n > 1800 {
+		t.Errorf("STOP_AT before STOP_TIME: %d s left, want STOP_AT's", n)
+	}
+	if n := left(`STOP_TIME=10m STOP_AT=@$(( $(date +%s) + 1800 ))`); n < 540 || n > 600 {
+		t.Errorf("STOP_TIME before STOP_AT: %d s left, want STOP_TIME's", n)
+	}
+	out, err := sh(t, `STOP_AT=@$(( $(date +%s) - 5 )); deadline_start; stop_at_deadline; echo not stopped`)
+	if err != nil || strings.Contains(out, "not stopped") || !strings.Contains(out, "log: STOP_AT=@") {
+		t.Errorf("past STOP_AT: %q (%v)", out, err)
+	}
+	if out, err := sh(t, `STOP_AT=teatime-ish; deadline_start; echo running`); err == nil || !strings.Contains(out, "expected a clock time") {
+		t.Errorf("STOP_AT=teatime-ish: %q (%v), want an error", out, err)
+	}
+}

@@ -83,7 +83,7 @@ train() {
 	train_args "$name" "$2" || rc=$?
 	case $rc in
 	0) ;;
-	3) log "train $name: STOP_TIME=$STOP_TIME has passed; rerun the same command to continue"; return 1 ;;
+	3) log "train $name: $(deadline_words) has passed; rerun the same command to continue"; return 1 ;;
 	*) log "train $name: waits for the budget B (base6 has not finished; then: run.sh budget)"; return 1 ;;
 	esac
 	mkdir -p "$dir"
@@ -108,6 +108,40 @@ train() {
 		;;
 	esac
 	log "train $name: $(cat "$dir/.done")"
+}
+
+# claim NAME: takes NAME (a system, or "tables") for this process, so that
+# two lanes, or two run.sh on one WORK, never work on it at once; fails
+# while another process holds it. The claim is a directory renamed into
+# place whole (atomic), holding its owner's pid and boot id.
+claim() {
+	local d=$WORK/claims/$1 tmp
+	mkdir -p "$WORK/claims"
+	tmp=$(mktemp -d "$WORK/claims/.new.XXXXXX")
+	echo "$BASHPID $(boot_id)" >"$tmp/owner"
+	mv -T "$tmp" "$d" 2>/dev/null && return 0
+	rm -rf "$tmp"
+	return 1
+}
+
+# release NAME: gives NAME's claim back.
+release() { rm -rf "${WORK:?}/claims/$1"; }
+
+# boot_id: this boot's identity (a pid of an earlier boot names another
+# process); "unknown" where the system does not say.
+boot_id() { cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown; }
+
+# clear_stale_claims: removes the claims (and half-made ones) of processes
+# that have ended: an earlier piece stopped, killed or rebooted away. Run
+# before any lane starts, so no live lane ever races it for a claim.
+clear_stale_claims() {
+	local d pid boot
+	for d in "$WORK/claims"/* "$WORK/claims"/.new.*; do
+		[ -d "$d" ] || continue
+		read -r pid boot <"$d/owner" 2>/dev/null || pid=
+		if [ -n "$pid" ] && [ "$boot" = "$(boot_id)" ] && kill -0 "$pid" 2>/dev/null; then continue; fi
+		rm -rf "$d"
+	done
 }
 
 # ckpt RUN U: the numbered checkpoint of RUN at update U.

@@ -92,3 +92,27 @@ func TestTablesReportSystemsContrastsAndVerdicts(t *testing.T) {
 		t.Errorf("a claim's contrast is listed among the others:\n%s", others)
 	}
 }
+
+// A claimed system is refused to every other claimant until released; a
+// claim left by a process that has ended (a stopped piece, a reboot) is
+// cleared before lanes start, a live one is kept.
+func TestClaimsKeepTwoLanesApart(t *testing.T) {
+	work := t.TempDir()
+	out := lib(t, work, `
+		claim msc36 && echo "first: yes"
+		( claim msc36 && echo "second: yes" || echo "second: no" )
+		release msc36
+		( claim msc36 && echo "after release: yes" || echo "after release: no" )
+		clear_stale_claims
+		claim msc36 && echo "stale cleared: yes"
+		bash -c 'exit 0' & wait
+		echo "$BASHPID $(boot_id)" >"$WORK/claims/msc36/owner"
+		claim dlcl36 && echo "999999 $(boot_id)" >"$WORK/claims/dlcl36/owner"
+		claim plain36 && echo "$BASHPID another-boot" >"$WORK/claims/plain36/owner"
+		clear_stale_claims
+		for s in msc36 dlcl36 plain36; do [ -d "$WORK/claims/$s" ] && echo "$s kept" || echo "$s cleared"; done`)
+	want := "first: yes\nsecond: no\nafter release: yes\nstale cleared: yes\nmsc36 kept\ndlcl36 cleared\nplain36 cleared\n"
+	if out != want {
+		t.Errorf("claims:\n%s\nwant:\n%s", out, want)
+	}
+}

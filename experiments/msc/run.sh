@@ -25,7 +25,9 @@
 #
 #   experiments/msc/run.sh                       # the systems of SYSTEMS, in order
 #   THREADS=1 STOP_TIME=2h30m experiments/msc/run.sh   # one piece, one thread (beside another training)
-#   PARALLEL=2 STOP_TIME=2h30m experiments/msc/run.sh  # two systems side by side, one thread each
+#   PARALLEL=2 STOP_TIME=2h30m experiments/msc/run.sh  # two lanes of one thread, each taking the next free system
+#   STOP_AT=14:30 experiments/msc/run.sh         # a second run.sh on the same WORK (e.g. on a core another
+#                                                # study frees) takes the systems the first does not hold
 #   experiments/msc/run.sh budget                # compute B once base6 has finished
 #   experiments/msc/run.sh rank                  # rank the test pairs for Figure 3 once base6 has finished
 #   experiments/msc/run.sh tables                # Tables 2 and 3 and the claims' verdicts from what is scored
@@ -39,7 +41,7 @@
 #   MICRO_36=4  MICRO_72=8 (pieces each batch of a 36- or 72-layer system runs in: memory only)
 #   SAVE_TIME=20m (checkpoint_last.bin at least this often, besides the numbered saves)
 #   VALID_EVERY=500  EVAL_BLEU=300  PATIENCE=10  MAX_EPOCH=60 (base6's stop)
-#   B= (override the budget)  BUDGET_HOURS=40  THREADS=1  PARALLEL=1  BEAM=5  STOP_TIME=
+#   B= (override the budget)  BUDGET_HOURS=40  THREADS=1  PARALLEL=1  BEAM=5  STOP_TIME=  STOP_AT= (a clock time)
 #   DIFF_K=20 (base6 checkpoints that rank Figure 3's buckets)  FIG5_UPDATES=2000
 #   SYSTEMS="base6 msc6 msc36 dlcl36 transparent36 base6-s2 msc36-s2" or "all"
 #   (adds plain36, Table 5's msc36-add msc36-ffn msc36-noctxenc msc36-noctx,
@@ -107,7 +109,10 @@ esac
 if [ -z "${STRATA:-}" ]; then
 	STRATA=$WORK/strata
 	log "building strata"
-	go build -o "$STRATA" ./cmd/strata
+	# built beside and renamed into place: another run.sh on this WORK may
+	# be running the old binary
+	go build -o "$STRATA.new.$$" ./cmd/strata
+	mv -f "$STRATA.new.$$" "$STRATA"
 fi
 DATA=$WORK/data
 DEV_SRC=$L10N/dev/dev.en DEV_REF=$L10N/dev/dev.de
@@ -139,45 +144,58 @@ finish() {
 	return 0
 }
 
-read -ra todo <<<"$(echo $SYSTEMS)"
-i=0
-while [ "$i" -lt "${#todo[@]}" ]; do
-	a=${todo[i]} b=${todo[i + 1]:-}
-	# PARALLEL=2: two systems side by side, one thread each; base6 decides
-	# B, so it trains alone
-	if [ "$PARALLEL" = 2 ] && [ -n "$b" ] && [ "$a" != base6 ] && [ "$b" != base6 ]; then
-		ra=0 rb=0
-		train "$a" 1 &
-		pa=$!
-		train "$b" 1 &
-		pb=$!
-		wait "$pa" || ra=$?
-		wait "$pb" || rb=$?
-		[ "$ra" = 2 ] || [ "$rb" = 2 ] && exit 1
-		[ "$ra" = 0 ] && finish "$a"
-		[ "$rb" = 0 ] && finish "$b"
-		if [ "$ra" != 0 ] || [ "$rb" != 0 ]; then
-			log "stopping at $a and $b (rerun the same command to continue)"
-			break
-		fi
-		i=$((i + 2))
-	else
+# lane THREADS NAME...: trains and finishes the systems in order, each
+# under its claim, skipping those another lane (or another run.sh on this
+# WORK) holds; 0 when none is left, 1 when one stopped before its end (rerun
+# to continue), 2 when strata train failed. Lanes take the next free system
+# as soon as they are done, so a short system never leaves a core idle
+# beside a long one.
+lane() {
+	local threads=$1 name rc
+	shift
+	for name in "$@"; do
+		claim "$name" || continue
 		rc=0
-		train "$a" "$THREADS" || rc=$?
-		[ "$rc" = 2 ] && exit 1
-		if [ "$rc" != 0 ]; then
-			log "stopping at $a (rerun the same command to continue)"
-			break
-		fi
-		finish "$a"
-		i=$((i + 1))
-	fi
-done
+		train "$name" "$threads" || rc=$?
+		[ "$rc" = 0 ] && finish "$name"
+		release "$name"
+		case $rc in
+		0) ;;
+		2) return 2 ;;
+		*) log "stopping at $name (rerun the same command to continue)"; return 1 ;;
+		esac
+	done
+}
+
+# base6 decides B, so it trains alone, before the others; then PARALLEL
+# lanes of one thread each (one lane of THREADS threads when PARALLEL=1)
+clear_stale_claims
+read -ra todo <<<"$(echo $SYSTEMS)"
+rc=0
+[[ " ${todo[*]} " == *" base6 "* ]] && { lane "$THREADS" base6 || rc=$?; }
+if [ "$rc" = 0 ] && [ "$PARALLEL" -gt 1 ]; then
+	pids=()
+	for ((l = 0; l < PARALLEL; l++)); do
+		lane 1 "${todo[@]}" &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do
+		r=0
+		wait "$p" || r=$?
+		[ "$r" = 2 ] && rc=2
+	done
+elif [ "$rc" = 0 ]; then
+	lane "$THREADS" "${todo[@]}" || rc=$?
+fi
+[ "$rc" = 2 ] && exit 1
+# the tables from what is scored so far, by one run.sh at a time
 stop_at_deadline
+claim tables || exit 0
 contrasts
 stop_at_deadline
 figures
 tables
+release tables
 log "tables in $WORK/scores/tables.md (and $RESULTS/tables.md); state: experiments/msc/run.sh status"
 exit 0
 }

@@ -73,7 +73,7 @@
 #   PRESET=transformer-base  SET="d_model=128 ffn_dim=512 heads=4"
 #   DROPOUT=0.2  LR=1e-3  WARMUP=4000  MAX_TOKENS=4096  LABEL_SMOOTHING=0.1
 #   MAX_UPDATE=30000  PATIENCE=6  VALIDATE_EVERY=500  VALID_LINES=500
-#   STOP_TIME= (none)  PARALLEL=1  THREADS=0 (all cores)  SEED=1
+#   STOP_TIME= (none)  STOP_AT= (a clock time)  PARALLEL=1  THREADS=0 (all cores)  SEED=1
 #   EVAL_LINES=0 (all)  BEAM=5  PIVOT_SYSTEM=post-tenc (the paper's #4)
 #   LLR_DEV_LINES=300  LLR_TEST_LINES=200
 #   INTERIM_LINES=500  INTERIM_TESTS="l10n tatoeba"  INTERIM_LLR=1 (run.sh interim)
@@ -306,7 +306,7 @@ train() {
 	[ "$res" = nores ] && extra+=(--set no_residual_layer=4)
 	[ "$params" = simple ] && extra+=(--set norm_params=false)
 	local left
-	left=$(time_left) || { log "train $name: STOP_TIME=$STOP_TIME has passed; rerun the same command to continue"; return 1; }
+	left=$(time_left) || { log "train $name: $(deadline_words) has passed; rerun the same command to continue"; return 1; }
 	[ -n "$left" ] && extra+=(--stop-time "$left")
 	log "train $name ($norm, $2, $res, $params): until $PATIENCE validations without improvement, at most $MAX_UPDATE updates; log $dir/train.log"
 	# the commit beside the date: a run that spans pieces names the code of each
