@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -36,6 +37,10 @@ type result struct {
 	PeakMiB    float64 `json:"peak_rss_mib"`
 	ArenaMiB   float64 `json:"arena_mib"`
 }
+
+// cpuProfile, when set, is the prefix of a CPU profile of each setting's
+// timed steps: PREFIX-LAYERS-MICRO.prof (go tool pprof).
+var cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of each setting's timed steps to PREFIX-LAYERS-MICRO.prof")
 
 func main() {
 	arch := flag.String("arch", "msc", "msc, deep-pre, deep-post, dlcl-pre, dlcl-post or transparent (preset family at msc-small widths)")
@@ -75,7 +80,7 @@ func main() {
 // runChild re-executes this binary for one depth and micro-batch count.
 func runChild(arch, layers, micro string, threads, steps, tokens, length, vocab int) result {
 	cmd := exec.Command(os.Args[0], "-child", "-arch", arch, "-layers", layers, "-micro", micro, "-threads", strconv.Itoa(threads), "-steps", strconv.Itoa(steps),
-		"-tokens", strconv.Itoa(tokens), "-len", strconv.Itoa(length), "-vocab", strconv.Itoa(vocab))
+		"-tokens", strconv.Itoa(tokens), "-len", strconv.Itoa(length), "-vocab", strconv.Itoa(vocab), "-cpuprofile", *cpuProfile)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	check(err)
@@ -147,14 +152,31 @@ func measure(arch string, layers, micro, threads, steps, tokens, length, vocab i
 		opt.step(5e-4)
 	}
 	step() // warm-up: arena and allocator reach steady state
+	stop := startProfile(layers, micro)
 	start, cpu0 := time.Now(), report.CPUSeconds()
 	for i := 0; i < steps; i++ {
 		step()
 	}
 	sec := time.Since(start).Seconds() / float64(steps)
+	stop()
 	return result{
 		Layers: layers, Micro: micro, Params: m.Params().Count(), SecPerStep: sec, CPUPerStep: (report.CPUSeconds() - cpu0) / float64(steps),
 		TgtTokS: float64(bt.B*bt.T) / sec, PeakMiB: report.PeakRSSMB(), ArenaMiB: float64(g.HeldBytes()) / (1 << 20),
+	}
+}
+
+// startProfile starts the CPU profile of one setting's timed steps when
+// -cpuprofile asks for it, and returns what stops it.
+func startProfile(layers, micro int) (stop func()) {
+	if *cpuProfile == "" {
+		return func() {}
+	}
+	f, err := os.Create(fmt.Sprintf("%s-%d-%d.prof", *cpuProfile, layers, micro))
+	check(err)
+	check(pprof.StartCPUProfile(f))
+	return func() {
+		pprof.StopCPUProfile()
+		check(f.Close())
 	}
 }
 
