@@ -13,7 +13,8 @@ import (
 // The states of a run (Status.State).
 const (
 	StateNotStarted = "not_started" // no metrics, run.json or checkpoint yet
-	StateUnfinished = "unfinished"  // training, or ended without a stop record
+	StateTraining   = "training"    // a process is training it now (it holds the run's lock)
+	StateUnfinished = "unfinished"  // ended without a stop record: killed or crashed
 	StateStopped    = "stopped"     // a time limit or an interruption: resuming continues it
 	StateFinished   = "finished"    // patience, max_update or max_epoch
 )
@@ -61,8 +62,21 @@ type CheckpointAt struct {
 // gzipped copies are read too), its checkpoint_last.bin, and, for runs
 // whose metrics end without a stop record, the last "done:" line of its
 // train.log. name labels the run (the directory when empty). A directory
-// that does not exist is a run not started yet.
+// that does not exist is a run not started yet; one whose lock a process
+// holds is being trained (StateTraining).
 func ReadStatus(name, dir string) (*Status, error) {
+	st, err := ReadStatusFiles(name, dir)
+	if err == nil && Locked(dir) {
+		// an earlier invocation's stop is not this one's
+		st.State, st.Reason, st.Message = StateTraining, "", ""
+	}
+	return st, err
+}
+
+// ReadStatusFiles is ReadStatus from the files alone, without asking
+// whether a process holds the run's lock: what the training that holds it
+// reads of its own run.
+func ReadStatusFiles(name, dir string) (*Status, error) {
 	if name == "" {
 		name = dir
 	}

@@ -189,3 +189,35 @@ func TestSignalRemovesTemporaryFiles(t *testing.T) {
 		mustContain(t, "stderr", stderr.String(), "interrupted by", "hyp.txt")
 	}
 }
+
+// One training per run directory: while a process holds the run's lock, a
+// second strata train on it (or --restart) is refused and writes nothing,
+// and strata status says it is training; once released, the run continues.
+func TestOneTrainingPerRun(t *testing.T) {
+	data := filepath.Join(quickstartDir(t), "data")
+	save := filepath.Join(t.TempDir(), "run")
+	run(t, trainArgs(data, save, "--max-update", "2", "--save-interval-updates", "2")...)
+	before := readFile(t, filepath.Join(save, rundir.MetricsFile))
+	lock, err := rundir.Lock(save)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, extra := range [][]string{{"--max-update", "4"}, {"--max-update", "4", "--restart"}} {
+		_, _, err := runErr(trainArgs(data, save, extra...)...)
+		if err == nil || !strings.Contains(err.Error(), "another process is training this run") {
+			t.Errorf("train %v on a locked run: %v, want a refusal", extra, err)
+		}
+	}
+	if old, _ := filepath.Glob(save + ".old-*"); len(old) > 0 || readFile(t, filepath.Join(save, rundir.MetricsFile)) != before {
+		t.Fatalf("a refused training moved or wrote the run (moved aside: %v)", old)
+	}
+	var st []rundir.Status
+	if err := json.Unmarshal([]byte(run(t, "status", "--json", save)), &st); err != nil || len(st) != 1 || st[0].State != rundir.StateTraining {
+		t.Errorf("status of a locked run: %+v (%v), want state training", st, err)
+	}
+	lock.Unlock()
+	run(t, trainArgs(data, save, "--max-update", "4", "--save-interval-updates", "2")...)
+	if err := json.Unmarshal([]byte(run(t, "status", "--json", save)), &st); err != nil || st[0].State != rundir.StateFinished || st[0].Updates != 4 {
+		t.Errorf("status after the lock was released and the run continued: %+v (%v)", st, err)
+	}
+}

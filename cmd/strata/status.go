@@ -19,9 +19,11 @@ func init() {
 (NLL in bits per token, or BLEU when --best-checkpoint-metric bleu picks the
 best checkpoint) and the update it was reached at, checkpoint_last.bin and its
 update, the training speed in target tokens per second, and its state:
-finished (patience ran out, or the max-update or max-epoch cap was reached),
-stopped (a time limit or an interruption: rerunning the training continues
-it), unfinished (training now, or ended without saying why), or not started.
+training (a strata train holds the run's lock now), finished (patience ran
+out, or the max-update or max-epoch cap was reached), stopped (a time limit
+or an interruption: rerunning the training continues it), unfinished (ended
+without saying why: killed or crashed; rerunning continues it from its last
+checkpoint), or not started.
 
 metrics.jsonl is read as analyze curves reads it: a resumed run's records
 supersede those written after the checkpoint it resumed from. Archived runs

@@ -136,9 +136,20 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 	info := rundir.Info{DataDir: f.dataDir, DataKey: ds.Manifest.Key, VocabHash: ds.Vocab.Hash(),
 		Model: o.Model.Summary(), Config: &o.Model, Command: strings.Join(os.Args, " "),
 		TrainedDirections: ds.Manifest.TrainDirections(f.trainSplit).Strings(), Settings: trainSettings(cmd)}
+	// one training per run directory: rank 0 holds its lock (the ranks of
+	// an MPI run are one training) before anything in it is moved or read
+	if comm.Rank() == 0 {
+		lock, err := rundir.Lock(o.SaveDir)
+		if err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+		defer func() { lock.Unlock() }()
+	}
 	// every rank decides alike from what the directory holds; only rank 0
 	// moves an old run aside and writes run.json
-	if err := claimSaveDir(cmd, &o, f, info, comm.Rank() == 0); err != nil {
+	lock, err := claimSaveDir(cmd, &o, f, info, comm.Rank() == 0)
+	defer lock.Unlock()
+	if err != nil {
 		if errors.Is(err, errFinished) {
 			return nil
 		}
@@ -261,26 +272,37 @@ func parseAdam(o *train.Options, f trainFlags) error {
 // continued when its model and data are the ones asked for, refused with
 // the differing settings otherwise, or, with --restart, moved aside to a
 // dated folder. Nothing is deleted.
-func claimSaveDir(cmd *cobra.Command, o *train.Options, f trainFlags, now rundir.Info, lead bool) error {
+func claimSaveDir(cmd *cobra.Command, o *train.Options, f trainFlags, now rundir.Info, lead bool) (*rundir.DirLock, error) {
 	restart := f.restart
 	if restart && o.Resume {
-		return fmt.Errorf("train: --restart and --resume exclude each other")
+		return nil, fmt.Errorf("train: --restart and --resume exclude each other")
 	}
 	old, err := rundir.Inspect(o.SaveDir)
 	if err != nil || old == nil {
-		return err
+		return nil, err
 	}
 	if restart {
 		if !lead {
-			return nil // rank 0 moves it
+			return nil, nil // rank 0 moves it
 		}
 		moved, err := rundir.MoveAside(o.SaveDir)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		fmt.Fprintf(cmd.ErrOrStderr(), "moved the earlier run in %s to %s\n", o.SaveDir, moved)
-		return nil
+		// the lock moved with the old directory: the new one needs its own
+		lock, err := rundir.Lock(o.SaveDir)
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		return lock, nil
 	}
+	return nil, resumeClaim(cmd, o, f, old, now, lead)
+}
+
+// resumeClaim decides whether the run in o.SaveDir can be continued with
+// these settings, and sets o to continue it.
+func resumeClaim(cmd *cobra.Command, o *train.Options, f trainFlags, old *rundir.Existing, now rundir.Info, lead bool) error {
 	diffs, data := old.SplitDifferences(now)
 	if !f.allowChangedBatches {
 		// other data changes the batch plan: refused like a new seed

@@ -42,7 +42,7 @@ func resumeSettings(cmd *cobra.Command, o *train.Options, f trainFlags, old *run
 	if old.Info != nil {
 		recorded = old.Info.Settings
 	}
-	st, err := rundir.ReadStatus("", o.SaveDir)
+	st, err := rundir.ReadStatusFiles("", o.SaveDir) // this process holds the lock
 	if err != nil {
 		return err
 	}
