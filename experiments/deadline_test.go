@@ -1,6 +1,7 @@
 // Package experiments holds the tests of the study scripts' shared shell
 // code: the deadline (deadline.sh), by which STOP_TIME bounds a whole
-// invocation, and the words for exit statuses (exitcode.sh).
+// invocation, the words for exit statuses (exitcode.sh), and the schedule
+// of both studies on two cores (schedule.sh).
 package experiments
 
 import (

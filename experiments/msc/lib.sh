@@ -131,15 +131,18 @@ release() { rm -rf "${WORK:?}/claims/$1"; }
 # process); "unknown" where the system does not say.
 boot_id() { cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown; }
 
-# clear_stale_claims: removes the claims (and half-made ones) of processes
-# that have ended: an earlier piece stopped, killed or rebooted away. Run
-# before any lane starts, so no live lane ever races it for a claim.
+# clear_stale_claims: removes the claims of processes that have ended: an
+# earlier piece stopped, killed or rebooted away. A half-made claim with no
+# owner yet is left for a minute: its maker may be writing it now.
 clear_stale_claims() {
 	local d pid boot
 	for d in "$WORK/claims"/* "$WORK/claims"/.new.*; do
 		[ -d "$d" ] || continue
-		read -r pid boot <"$d/owner" 2>/dev/null || pid=
-		if [ -n "$pid" ] && [ "$boot" = "$(boot_id)" ] && kill -0 "$pid" 2>/dev/null; then continue; fi
+		if read -r pid boot 2>/dev/null <"$d/owner"; then
+			[ "$boot" = "$(boot_id)" ] && kill -0 "$pid" 2>/dev/null && continue
+		elif [ -z "$(find "$d" -maxdepth 0 -mmin +1)" ]; then
+			continue
+		fi
 		rm -rf "$d"
 	done
 }

@@ -95,7 +95,8 @@ func TestTablesReportSystemsContrastsAndVerdicts(t *testing.T) {
 
 // A claimed system is refused to every other claimant until released; a
 // claim left by a process that has ended (a stopped piece, a reboot) is
-// cleared before lanes start, a live one is kept.
+// cleared, a live one is kept, and so is a half-made one (no owner yet)
+// for its first minute.
 func TestClaimsKeepTwoLanesApart(t *testing.T) {
 	work := t.TempDir()
 	out := lib(t, work, `
@@ -109,9 +110,10 @@ func TestClaimsKeepTwoLanesApart(t *testing.T) {
 		echo "$BASHPID $(boot_id)" >"$WORK/claims/msc36/owner"
 		claim dlcl36 && echo "999999 $(boot_id)" >"$WORK/claims/dlcl36/owner"
 		claim plain36 && echo "$BASHPID another-boot" >"$WORK/claims/plain36/owner"
+		mkdir "$WORK/claims/.new.young" "$WORK/claims/.new.old" && touch -d '2 minutes ago' "$WORK/claims/.new.old"
 		clear_stale_claims
-		for s in msc36 dlcl36 plain36; do [ -d "$WORK/claims/$s" ] && echo "$s kept" || echo "$s cleared"; done`)
-	want := "first: yes\nsecond: no\nafter release: yes\nstale cleared: yes\nmsc36 kept\ndlcl36 cleared\nplain36 cleared\n"
+		for s in msc36 dlcl36 plain36 .new.young .new.old; do [ -d "$WORK/claims/$s" ] && echo "$s kept" || echo "$s cleared"; done`)
+	want := "first: yes\nsecond: no\nafter release: yes\nstale cleared: yes\nmsc36 kept\ndlcl36 cleared\nplain36 cleared\n.new.young kept\n.new.old cleared\n"
 	if out != want {
 		t.Errorf("claims:\n%s\nwant:\n%s", out, want)
 	}

@@ -106,6 +106,13 @@ status) status; exit 0 ;;
 esac
 
 # --- build and data ---------------------------------------------------------
+# one run.sh at a time builds, prepares and restores (a second one on this
+# WORK waits for the first's setup; claims of ended processes go first)
+clear_stale_claims
+until claim setup; do
+	sleep 5
+	clear_stale_claims # the holder may have died (a failed build)
+done
 if [ -z "${STRATA:-}" ]; then
 	STRATA=$WORK/strata
 	log "building strata"
@@ -124,6 +131,7 @@ if [ ! -e "$DATA/manifest.json" ]; then
 	"$STRATA" prepare --config "$CONFIG" --out "$DATA" --merges "$MERGES"
 fi
 restore
+release setup
 
 case ${1:-} in
 budget) compute_budget; exit 0 ;;
@@ -169,7 +177,6 @@ lane() {
 
 # base6 decides B, so it trains alone, before the others; then PARALLEL
 # lanes of one thread each (one lane of THREADS threads when PARALLEL=1)
-clear_stale_claims
 read -ra todo <<<"$(echo $SYSTEMS)"
 rc=0
 [[ " ${todo[*]} " == *" base6 "* ]] && { lane "$THREADS" base6 || rc=$?; }
