@@ -11,6 +11,7 @@ package textio
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -115,10 +116,27 @@ func OpenFrom(path string, stdin io.Reader) (*Reader, error) {
 			r.Close()
 			return nil, fmt.Errorf("%s: %w", Name(path), err)
 		}
-		r.Reader, r.Size = zr, -1
+		r.Reader, r.Size = gzipErrors{zr}, -1
 		r.closers = append(r.closers, zr)
 	}
 	return r, nil
+}
+
+// gzipErrors says what a failed decompression means: compress/gzip's
+// errors ("unexpected EOF", "invalid checksum") say neither that the file
+// was compressed nor what is wrong with it.
+type gzipErrors struct{ r io.Reader }
+
+func (g gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	var corrupt flate.CorruptInputError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		err = fmt.Errorf("the gzip data ends early: the file is truncated (an interrupted download or copy?)")
+	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, gzip.ErrHeader), errors.As(err, &corrupt):
+		err = fmt.Errorf("the gzip data is corrupt (%w)", err)
+	}
+	return n, err
 }
 
 // ReadAll returns the whole (decompressed) input as one string.

@@ -76,3 +76,24 @@ func TestGzippedInPlaceOfPlain(t *testing.T) {
 		t.Error("Exists of a missing file")
 	}
 }
+
+// A truncated or corrupt gzip file is an error that names the file and
+// says what is wrong, not compress/gzip's bare "unexpected EOF".
+func TestDamagedGzipIsNamed(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(strings.Repeat("a line of text\n", 200)))
+	zw.Close()
+	whole := buf.Bytes()
+	dir := t.TempDir()
+	truncated, corrupt := filepath.Join(dir, "truncated.gz"), filepath.Join(dir, "corrupt.gz")
+	os.WriteFile(truncated, whole[:len(whole)/2], 0o644)
+	bad := slices.Clone(whole)
+	bad[len(bad)-6] ^= 0xff // the CRC-32 in the trailer
+	os.WriteFile(corrupt, bad, 0o644)
+	for path, want := range map[string]string{truncated: "truncated.gz: the gzip data ends early: the file is truncated", corrupt: "corrupt.gz: the gzip data is corrupt"} {
+		if _, err := ReadLines(path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ReadLines(%s): %v, want %q", filepath.Base(path), err, want)
+		}
+	}
+}
