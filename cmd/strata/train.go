@@ -271,7 +271,8 @@ func parseAdam(o *train.Options, f trainFlags) error {
 // claimSaveDir makes --save-dir safe to train into: a run already there is
 // continued when its model and data are the ones asked for, refused with
 // the differing settings otherwise, or, with --restart, moved aside to a
-// dated folder. Nothing is deleted.
+// dated folder, the fresh directory then locked anew (the lock returned;
+// nil otherwise). Nothing is deleted.
 func claimSaveDir(cmd *cobra.Command, o *train.Options, f trainFlags, now rundir.Info, lead bool) (*rundir.DirLock, error) {
 	restart := f.restart
 	if restart && o.Resume {
