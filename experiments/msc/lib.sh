@@ -451,7 +451,9 @@ figures() {
 		cp -R "$WORK/difficulty" "$RESULTS/figures/difficulty"
 		cp "$WORK/scores/difficulty.md" "$RESULTS/figures/"
 	fi
-	if [ -s "$WORK/runs/msc36/metrics.jsonl" ] && [ -s "$WORK/runs/dlcl36/metrics.jsonl" ] && [ ! -e "$WORK/fig5/.done" ]; then
+	# drawn once both have finished training: a run still training (in
+	# another lane, or stopped by a time limit) has fewer updates to show
+	if [ -e "$WORK/runs/msc36/.done" ] && [ -e "$WORK/runs/dlcl36/.done" ] && [ ! -e "$WORK/fig5/.done" ]; then
 		mkdir -p "$WORK/fig5"
 		"$STRATA" analyze grad-norms --params shared --updates "$FIG5_UPDATES" --block 6 --log-y --smooth 20 --out "$WORK/fig5/shared" \
 			"$WORK/runs/msc36" "$WORK/runs/dlcl36" >"$WORK/fig5/shared.txt" && touch "$WORK/fig5/.done"
