@@ -464,19 +464,14 @@ figures() {
 	return 0
 }
 
-# status: one line per system, from its run directory.
+# status: one row per system, the table of strata status (state, with a
+# system in training named as such, updates, best validation, speed, peak
+# memory), then B.
 status() {
-	local name dir state
-	printf '| system | state | updates | last valid loss (bits) |\n|---|---|---:|---:|\n'
-	for name in $SYSTEMS; do
-		dir=$WORK/runs/$name
-		if [ -e "$dir/.done" ]; then state=$(cat "$dir/.done")
-		elif [ -e "$dir/metrics.jsonl" ]; then state="in training"
-		else state="not started"; fi
-		printf '| %s | %s | %s | %s |\n' "$name" "$state" \
-			"$(grep -o '"update":[0-9]*' "$dir/metrics.jsonl" 2>/dev/null | tail -n 1 | cut -d: -f2)" \
-			"$(grep '"type":"valid"' "$dir/metrics.jsonl" 2>/dev/null | tail -n 1 | grep -o '"loss":[0-9.]*' | cut -d: -f2)"
-	done
+	local name
+	local -a runs=()
+	for name in $SYSTEMS; do runs+=("$name=$WORK/runs/$name"); done
+	"$STRATA" status "${runs[@]}"
 	[ -s "$WORK/budget/B" ] && echo "B = $(cat "$WORK/budget/B") ($(cat "$WORK/budget/why" 2>/dev/null))"
 	return 0
 }

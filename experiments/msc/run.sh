@@ -101,9 +101,15 @@ if [ "$SMOKE" = 1 ]; then RESULTS=${RESULTS:-$WORK/results}; else RESULTS=${RESU
 . experiments/smoke-corpus.sh
 deadline_start
 
-case ${1:-} in
-status) status; exit 0 ;;
-esac
+if [ "${1:-}" = status ]; then
+	# a binary of its own: the study's may be the one training now
+	if [ -z "${STRATA:-}" ]; then
+		STRATA=$WORK/strata-status
+		go build -o "$STRATA" ./cmd/strata
+	fi
+	status
+	exit 0
+fi
 
 # --- build and data ---------------------------------------------------------
 # one run.sh at a time builds, prepares and restores (a second one on this
