@@ -60,7 +60,8 @@ func TestSmokeRecipeArchivesFiguresAndTables(t *testing.T) {
 	start := time.Now()
 	out := smoke(t, root, bin, shared, filepath.Join(tmp, "work"), results)
 	t.Logf("smoke run: %s", time.Since(start).Round(time.Second))
-	// PARALLEL=2: base6 alone, then msc6 beside msc36, then dlcl36 alone
+	// PARALLEL=2: base6 alone, then msc6 beside msc36 in two lanes, dlcl36 on
+	// whichever lane is free first
 	if m6, m36, e6 := strings.Index(out, "] train msc6:"), strings.Index(out, "] train msc36:"), strings.Index(out, "] evaluate msc6:"); m6 < 0 || m36 < 0 || e6 < m36 {
 		t.Errorf("msc6 and msc36 did not train side by side (train msc6 at %d, msc36 at %d, evaluate msc6 at %d):\n%s", m6, m36, e6, out)
 	}
