@@ -10,6 +10,11 @@ import (
 // ErrLocked is what Lock returns when another process is training the run.
 var ErrLocked = errors.New("another process is training this run (it holds the run directory's lock): wait for it to stop or stop it; a second training would overwrite its checkpoints and metrics")
 
+// ErrNoLocks is what Lock returns, with a lock that holds nothing, where
+// the run directory's file system keeps no locks: training goes on, but a
+// second training of the run would not be refused.
+var ErrNoLocks = errors.New("the run directory's file system keeps no locks, so a second training of this run would not be refused")
+
 // DirLock is a training process's hold on its run directory: an advisory
 // lock on the directory itself (no file is added to the run), which the
 // system releases when the process ends however it ends, so a killed
@@ -19,7 +24,8 @@ type DirLock struct{ f *os.File }
 
 // Lock takes dir's lock for a training, creating dir if it does not exist
 // yet; it fails with ErrLocked while another process (or another Lock in
-// this one) holds it.
+// this one) holds it, and returns ErrNoLocks with a lock that holds
+// nothing where the file system keeps no locks.
 func Lock(dir string) (*DirLock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -30,8 +36,11 @@ func Lock(dir string) (*DirLock, error) {
 	}
 	if err := lockSoon(f); err != nil {
 		f.Close()
-		if errors.Is(err, ErrLocked) {
-			return nil, fmt.Errorf("%s: %w", dir, ErrLocked)
+		switch {
+		case errors.Is(err, ErrNoLocks):
+			return &DirLock{}, fmt.Errorf("%s: %w", dir, err)
+		case errors.Is(err, ErrLocked):
+			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
 		return nil, fmt.Errorf("%s: locking the run directory: %w", dir, err)
 	}

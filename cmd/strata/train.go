@@ -139,9 +139,9 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 	// one training per run directory: rank 0 holds its lock (the ranks of
 	// an MPI run are one training) before anything in it is moved or read
 	if comm.Rank() == 0 {
-		lock, err := rundir.Lock(o.SaveDir)
+		lock, err := lockSaveDir(cmd.ErrOrStderr(), o.SaveDir)
 		if err != nil {
-			return fmt.Errorf("train: %w", err)
+			return err
 		}
 		defer func() { lock.Unlock() }()
 	}
@@ -171,6 +171,20 @@ func runTrain(cmd *cobra.Command, o train.Options, f trainFlags) (err error) {
 		return interruptedError{fmt.Sprintf("training interrupted at update %d; kept the checkpoint and %s in %s: rerun the same command (or add --resume) to continue", res.Updates, rundir.MetricsFile, o.SaveDir)}
 	}
 	return nil
+}
+
+// lockSaveDir takes the run directory's lock; where its file system keeps
+// no locks it says so and trains without one.
+func lockSaveDir(w io.Writer, dir string) (*rundir.DirLock, error) {
+	lock, err := rundir.Lock(dir)
+	if errors.Is(err, rundir.ErrNoLocks) {
+		fmt.Fprintf(w, "warning: %v\n", err)
+		return lock, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return lock, nil
 }
 
 // trainInputs opens the training batches and the validation batches, and
@@ -292,11 +306,7 @@ func claimSaveDir(cmd *cobra.Command, o *train.Options, f trainFlags, now rundir
 		}
 		fmt.Fprintf(cmd.ErrOrStderr(), "moved the earlier run in %s to %s\n", o.SaveDir, moved)
 		// the lock moved with the old directory: the new one needs its own
-		lock, err := rundir.Lock(o.SaveDir)
-		if err != nil {
-			return nil, fmt.Errorf("train: %w", err)
-		}
-		return lock, nil
+		return lockSaveDir(cmd.ErrOrStderr(), o.SaveDir)
 	}
 	return nil, resumeClaim(cmd, o, f, old, now, lead)
 }
