@@ -150,6 +150,15 @@ func (w *Workers) Backward(bt model.Batch, smoothing, scale float32) (loss, nll 
 	return loss, nll, tokens
 }
 
+// DropCaches lets the garbage collector have the buffers every worker's
+// graph keeps between steps (the graphs are reset after each piece, so
+// none is in use between updates); the next step allocates them again.
+func (w *Workers) DropCaches() {
+	for _, g := range w.graphs {
+		g.ResetAndDrop()
+	}
+}
+
 // Reduce adds the other workers' gradients into the parameters' own, in
 // parallel over parameter ranges.
 func (w *Workers) Reduce() {

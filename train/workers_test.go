@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/strata-nmt/strata/model"
@@ -160,5 +161,46 @@ func TestShardCoversBatch(t *testing.T) {
 				t.Fatalf("shards of %d sentences over %d workers end at %d", b, n, next)
 			}
 		}
+	}
+}
+
+// Dropping the graphs' cached buffers between batches (as validation
+// does) leaves nothing held and changes nothing: the next batch computes
+// the same loss and gradient, bit for bit, on fresh buffers.
+func TestDropCachesChangesNothing(t *testing.T) {
+	cfg := workerConfigs(t)["transformer"]
+	run := func(drop bool) (float64, []float32) {
+		m, err := model.New(cfg, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := NewWorkers(m, 2, 2, 7)
+		w.ZeroGrad()
+		_, batch := copyTask(10).Epoch(1)
+		var loss float64
+		for i := range 2 {
+			if drop && i == 1 {
+				w.DropCaches()
+				for _, g := range w.graphs {
+					if g.HeldBytes() != 0 {
+						t.Fatalf("a graph holds %d bytes after DropCaches", g.HeldBytes())
+					}
+				}
+			}
+			w.Graph().SetRNGState(7, uint64(i)<<16)
+			l, _, _ := w.Backward(batch(i), 0.1, 1)
+			loss += l
+		}
+		w.Reduce()
+		var grads []float32
+		for _, p := range m.Params().List() {
+			grads = append(grads, p.Grad...)
+		}
+		return loss, grads
+	}
+	wantLoss, want := run(false)
+	gotLoss, got := run(true)
+	if gotLoss != wantLoss || !slices.Equal(got, want) {
+		t.Errorf("after DropCaches: loss %v, want %v; gradients equal: %v", gotLoss, wantLoss, slices.Equal(got, want))
 	}
 }
