@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/strata-nmt/strata/internal/textio"
 )
@@ -42,6 +43,13 @@ type Status struct {
 	// PeakRSSGB is the most resident memory any invocation of the run
 	// reached, in GB (0: not logged).
 	PeakRSSGB float64 `json:"peak_rss_gb,omitempty"`
+	// MaxUpdate is the run's --max-update (from run.json; 0: none), and
+	// SecondsLeft the wall time to reach it at the run's speed so far
+	// (0: finished, no cap, or no speed yet).
+	MaxUpdate   int     `json:"max_update,omitempty"`
+	SecondsLeft float64 `json:"seconds_left,omitempty"`
+	// secsPerUpdate is the wall time of an update so far.
+	secsPerUpdate float64
 }
 
 // BestValid is a run's best validation.
@@ -117,6 +125,7 @@ func ReadStatusFiles(name, dir string) (*Status, error) {
 	case st.Reason != "":
 		st.State = StateStopped
 	}
+	st.timeLeft(dir)
 	return st, nil
 }
 
@@ -152,15 +161,29 @@ func (st *Status) summarize(recs []Record) {
 	if n := len(recs); n > 0 && recs[n-1].Type == RecordStop {
 		st.Reason, st.Message = recs[n-1].Reason, recs[n-1].Message
 	}
-	st.TokensPerSecond = tokensPerSecond(recs)
+	st.TokensPerSecond, st.secsPerUpdate = trainingSpeed(recs)
 }
 
-// tokensPerSecond estimates the training speed from train records, which
+// timeLeft sets MaxUpdate from the run's recorded settings and, for a run
+// not finished, the time to reach it at its speed so far.
+func (st *Status) timeLeft(dir string) {
+	info, err := ReadInfo(dir)
+	if err != nil {
+		return
+	}
+	st.MaxUpdate, _ = strconv.Atoi(info.Settings["max-update"])
+	if st.MaxUpdate > st.Updates && st.State != StateFinished && st.secsPerUpdate > 0 {
+		st.SecondsLeft = float64(st.MaxUpdate-st.Updates) * st.secsPerUpdate
+	}
+}
+
+// trainingSpeed estimates the training speed from train records, which
 // may be thinned (an archived run keeps every 100th): the mean tokens of
 // an update times the updates between consecutive records, over the wall
-// time between them. Wall time restarts with each invocation, so a pair
-// across a resumption (wall going back) is left out.
-func tokensPerSecond(recs []Record) float64 {
+// time between them, and that wall time per update. Wall time restarts
+// with each invocation, so a pair across a resumption (wall going back)
+// is left out.
+func trainingSpeed(recs []Record) (tokensPerSec, secsPerUpdate float64) {
 	var tokens, n, updates int
 	var secs float64
 	var prev *Record
@@ -178,7 +201,7 @@ func tokensPerSecond(recs []Record) float64 {
 		prev = r
 	}
 	if n == 0 || secs == 0 {
-		return 0
+		return 0, 0
 	}
-	return float64(tokens) / float64(n) * float64(updates) / secs
+	return float64(tokens) / float64(n) * float64(updates) / secs, secs / float64(updates)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/strata-nmt/strata/rundir"
@@ -23,7 +24,8 @@ training (a strata train holds the run's lock now), finished (patience ran
 out, or the max-update or max-epoch cap was reached), stopped (a time limit
 or an interruption: rerunning the training continues it), unfinished (ended
 without saying why: killed or crashed; rerunning continues it from its last
-checkpoint), or not started.
+checkpoint), or not started; and, for a run with --max-update that has not
+finished, the wall time to reach it at the run's speed so far.
 
 metrics.jsonl is read as analyze curves reads it: a resumed run's records
 supersede those written after the checkpoint it resumed from. Archived runs
@@ -65,8 +67,8 @@ Markdown on standard output; --json prints a JSON array of the same fields.`,
 // statusMarkdown prints the runs as a Markdown table.
 func statusMarkdown(w io.Writer, sts []*rundir.Status) error {
 	var b strings.Builder
-	b.WriteString("| run | state | updates | epoch | best valid | at update | last checkpoint | tokens/s | peak memory |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---|---:|---:|\n")
+	b.WriteString("| run | state | updates | epoch | best valid | at update | last checkpoint | tokens/s | peak memory | to go |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---|---:|---:|---:|\n")
 	for _, s := range sts {
 		best, at := "–", "–"
 		if s.Best != nil {
@@ -88,10 +90,20 @@ func statusMarkdown(w io.Writer, sts []*rundir.Status) error {
 		if s.PeakRSSGB > 0 {
 			peak = fmt.Sprintf("%.1f GB", s.PeakRSSGB)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %s | %s | %s |\n", s.Name, stateCell(s), s.Updates, s.Epoch, best, at, ckpt, speed, peak)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %s | %s | %s | %s |\n", s.Name, stateCell(s), s.Updates, s.Epoch, best, at, ckpt, speed, peak, toGo(s))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// toGo is the wall time left to the run's --max-update at its speed so
+// far ("–" where it is finished, has no cap, or no speed yet).
+func toGo(s *rundir.Status) string {
+	if s.SecondsLeft <= 0 {
+		return "–"
+	}
+	d := time.Duration(s.SecondsLeft * float64(time.Second)).Round(time.Minute)
+	return fmt.Sprintf("%s to %d", strings.TrimSuffix(d.String(), "0s"), s.MaxUpdate)
 }
 
 // stateCell says the state in words, with the reason of a stop.

@@ -55,6 +55,11 @@ train_args() {
 	*72*) ARGS+=(--micro-batches "$MICRO_72") ;;
 	*36*) ARGS+=(--micro-batches "$MICRO_36") ;;
 	esac
+	# validation holds every activation of a batch: 8,192 tokens (the
+	# default) through 36 layers are 3.5 GB, through 72 twice that, too
+	# much for two deep trainings side by side; smaller batches give the
+	# same validation loss but for float summation order
+	case $name in *36* | *72*) ARGS+=(--valid-max-tokens "$VALID_TOKENS_DEEP") ;; esac
 	ARGS+=(--lr "$LR" --warmup-updates "$warmup")
 	if [ "$name" = base6 ]; then
 		ARGS+=(--max-epoch "$MAX_EPOCH" --validate-interval-updates "$VALID_EVERY"

@@ -39,6 +39,7 @@
 #   WORK=runs/msc36  MERGES=8000  MAX_TOKENS=4096  LR=1e-3
 #   WARMUP_SHALLOW=800 (6 layers)  WARMUP_DEEP=1600 (36, 72)
 #   MICRO_36=4  MICRO_72=8 (pieces each batch of a 36- or 72-layer system runs in: memory only)
+#   VALID_TOKENS_DEEP=2048 (validation batch of the 36- and 72-layer systems: memory only)
 #   SAVE_TIME=20m (checkpoint_last.bin at least this often, besides the numbered saves)
 #   VALID_EVERY=500  EVAL_BLEU=300  PATIENCE=10  MAX_EPOCH=60 (base6's stop)
 #   B= (override the budget)  BUDGET_HOURS=40  THREADS=1  PARALLEL=1  BEAM=5  STOP_TIME=  STOP_AT= (a clock time)
@@ -72,6 +73,7 @@ MAX_EPOCH=${MAX_EPOCH:-60}
 BUDGET_HOURS=${BUDGET_HOURS:-40}
 MICRO_36=${MICRO_36:-4}
 MICRO_72=${MICRO_72:-8}
+VALID_TOKENS_DEEP=${VALID_TOKENS_DEEP:-2048}
 SAVE_TIME=${SAVE_TIME:-20m}
 THREADS=${THREADS:-1}
 PARALLEL=${PARALLEL:-1}
