@@ -168,7 +168,8 @@ func (st *Status) summarize(recs []Record) {
 // not finished, the time to reach it at its speed so far.
 func (st *Status) timeLeft(dir string) {
 	info, err := ReadInfo(dir)
-	if err != nil {
+	var missing *MissingDataError // the settings are there without the data
+	if err != nil && !errors.As(err, &missing) {
 		return
 	}
 	st.MaxUpdate, _ = strconv.Atoi(info.Settings["max-update"])

@@ -152,3 +152,29 @@ func TestStatusOfArchivedStudyRun(t *testing.T) {
 		t.Errorf("pre-tenc: %+v best %+v", st, st.Best)
 	}
 }
+
+// A run with --max-update that has not finished gets the time left at its
+// speed so far; a finished one, or one without a cap, none.
+func TestStatusTimeLeft(t *testing.T) {
+	metrics := `{"type":"train","update":1,"epoch":1,"tokens":100,"wall":10}
+{"type":"train","update":3,"epoch":1,"tokens":100,"wall":30}
+`
+	dir := writeRun(t, map[string]string{MetricsFile: metrics, InfoFile: `{"data_dir":"d","model_config_summary":"m","settings":{"max-update":"10"}}`})
+	st, err := ReadStatus("", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 10 s an update (20 s for updates 1→3), 7 updates to go
+	if st.MaxUpdate != 10 || math.Abs(st.SecondsLeft-70) > 1e-9 {
+		t.Errorf("max update %d, seconds left %v; want 10 and 70", st.MaxUpdate, st.SecondsLeft)
+	}
+	dir = writeRun(t, map[string]string{MetricsFile: metrics + `{"type":"stop","update":3,"epoch":1,"reason":"max_update","message":"reached max_update 3"}` + "\n",
+		InfoFile: `{"data_dir":"d","model_config_summary":"m","settings":{"max-update":"10"}}`})
+	if st, err := ReadStatus("", dir); err != nil || st.SecondsLeft != 0 {
+		t.Errorf("finished run: %+v %v, want no time left", st, err)
+	}
+	dir = writeRun(t, map[string]string{MetricsFile: metrics})
+	if st, err := ReadStatus("", dir); err != nil || st.SecondsLeft != 0 || st.MaxUpdate != 0 {
+		t.Errorf("run without run.json: %+v %v, want no cap", st, err)
+	}
+}

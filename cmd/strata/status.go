@@ -103,7 +103,11 @@ func toGo(s *rundir.Status) string {
 		return "–"
 	}
 	d := time.Duration(s.SecondsLeft * float64(time.Second)).Round(time.Minute)
-	return fmt.Sprintf("%s to %d", strings.TrimSuffix(d.String(), "0s"), s.MaxUpdate)
+	left := strings.TrimSuffix(d.String(), "0s")
+	if d < time.Minute {
+		left = "under 1m"
+	}
+	return fmt.Sprintf("%s to %d", left, s.MaxUpdate)
 }
 
 // stateCell says the state in words, with the reason of a stop.
