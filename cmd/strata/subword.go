@@ -121,10 +121,13 @@ func decodeLine(v *data.Vocab, ids bool) func(string) (string, error) {
 		fields := strings.Fields(line)
 		toks := make([]int32, len(fields))
 		for i, s := range fields {
-			id, ok := v.TokenID(s)
+			var id int32
+			var ok bool
 			if ids {
 				n, err := strconv.Atoi(s)
 				id, ok = int32(n), err == nil && n >= 0 && n < v.Size()
+			} else {
+				id, ok = v.TokenID(s)
 			}
 			if !ok {
 				return "", fmt.Errorf("%q is not a %s of the vocabulary (%d tokens)", s, map[bool]string{false: "piece", true: "token id"}[ids], v.Size())
