@@ -1,6 +1,10 @@
 package engine
 
-import "math"
+import (
+	"math"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
+)
 
 // sigmoid and tanh through expNegPoly instead of float64 math.Exp and
 // math.Tanh: MSC's GRU context and gated fusion evaluate tens of millions
@@ -9,20 +13,10 @@ import "math"
 // (BenchmarkSigmoidTanh, random signs). Both stay within TolFunc of the
 // float64 reference (TestSigmoidTanh32).
 
-// sigmoid32 is 1/(1+e^-v), through e^-|v| so that the exponential never
-// overflows and small outputs keep their relative precision. (Selecting by
-// bit mask instead of branching on the sign measured 1.3x slower in
-// BenchmarkSigmoidTanh, random signs included.)
-func sigmoid32(v float32) float32 {
-	if v >= 0 {
-		return 1 / (1 + expNegPoly(-v))
-	}
-	if v != v {
-		return v
-	}
-	e := expNegPoly(v)
-	return e / (1 + e)
-}
+// sigmoid32 is 1/(1+e^-v) (kernels.SigmoidGo: through e^-|v|, so that the
+// exponential never overflows). Rows of them run through kernels.Sigmoid,
+// eight at a time with AVX2, to this function's bit.
+func sigmoid32(v float32) float32 { return kernels.SigmoidGo(v) }
 
 // tanh32 is tanh(v). Near zero (1-e)/(1+e) with e = e^-2|v| would cancel,
 // so |v| < 0.625 uses an odd minimax polynomial instead (the coefficients

@@ -1,6 +1,10 @@
 package engine
 
-import "math"
+import (
+	"math"
+
+	"github.com/strata-nmt/strata/engine/internal/kernels"
+)
 
 // unary builds the elementwise op y = op(x); the backend's backward
 // expresses the derivative through x and y, both valid until Reset.
@@ -17,7 +21,8 @@ func (g *Graph) unary(x *Tensor, op UnaryOp) *Tensor {
 }
 
 // Unary on the CPU: each op's loop written out, since a closure call per
-// element cost as much as sigmoid's arithmetic.
+// element cost as much as sigmoid's arithmetic; sigmoid runs on vectors
+// (kernels.Sigmoid, the same bits as sigmoid32).
 func (c cpuBackend) Unary(op UnaryOp, x, y []float32) {
 	switch op {
 	case OpReLU:
@@ -31,9 +36,7 @@ func (c cpuBackend) Unary(op UnaryOp, x, y []float32) {
 	c.g.parallel(len(x), 8, func(_, lo, hi int) {
 		xs, ys := x[lo:hi], y[lo:hi]
 		if sig {
-			for i, v := range xs {
-				ys[i] = sigmoid32(v)
-			}
+			kernels.Sigmoid(xs, ys)
 			return
 		}
 		for i, v := range xs {

@@ -35,6 +35,12 @@ func ExpSumsAVX2(dst, x *float32, n int, shift float32, acc *[16]float64)
 //go:noescape
 func ExpSumsAVX512(dst, x *float32, n int, shift float32, acc *[16]float64)
 
+// SigmoidAVX2 is in sigmoid_amd64.s (SigmoidGo is its reference, to the
+// bit).
+//
+//go:noescape
+func SigmoidAVX2(dst, x *float32, n int)
+
 // Sum4AVX2, Sqdev4AVX2, LnSums4AVX2 and LnDx4AVX2 are in norm_amd64.s.
 //
 //go:noescape
