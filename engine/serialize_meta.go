@@ -34,6 +34,16 @@ func FileFormat(path string) (Format, error) {
 	return Format(format.Stored(h)), nil
 }
 
+// FileTensors lists the tensors of the file at path, in file order, from
+// its header alone: their values are not read.
+func FileTensors(path string) ([]TensorEntry, error) {
+	h, err := readFileHeader(path)
+	if err != nil {
+		return nil, err
+	}
+	return h.Tensors, nil
+}
+
 // readFileHeader reads the header of the tensor file at path; its errors
 // name the file.
 func readFileHeader(path string) (format.Header, error) {

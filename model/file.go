@@ -142,11 +142,38 @@ func SetParams(m Model, ts []*engine.Tensor) error {
 	return nil
 }
 
+// FileParameterCount is the number of model parameters in the model file
+// or checkpoint at path (a checkpoint's optimiser state not counted),
+// from the file's header: what Params().Count() gives for the model the
+// file loads into (Read accepts only a file that holds every parameter in
+// its shape), without building the model or reading its weights.
+func FileParameterCount(path string) (int, error) {
+	es, err := engine.FileTensors(path)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range es {
+		if strings.HasPrefix(e.Name, optimizerPrefix) {
+			continue
+		}
+		size := 1
+		for _, d := range e.Shape {
+			size *= d
+		}
+		n += size
+	}
+	return n, nil
+}
+
+// optimizerPrefix begins the names of a checkpoint's optimiser tensors.
+const optimizerPrefix = "optimizer."
+
 // withoutOptimizer drops a checkpoint's optimiser state.
 func withoutOptimizer(ts []*engine.Tensor) []*engine.Tensor {
 	out := ts[:0:0]
 	for _, t := range ts {
-		if !strings.HasPrefix(t.Name, "optimizer.") {
+		if !strings.HasPrefix(t.Name, optimizerPrefix) {
 			out = append(out, t)
 		}
 	}

@@ -93,12 +93,12 @@ func inspectModel(p string) (*inspection, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := model.New(meta.Config, 1)
+	params, err := model.FileParameterCount(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	in := &inspection{File: path, Kind: kind, Weights: format.String(), Bytes: st.Size(), Model: meta.Config.Summary(),
-		Parameters: m.Params().Count(), Config: meta.Config, State: meta.State, Extra: meta.Extra}
+		Parameters: params, Config: meta.Config, State: meta.State, Extra: meta.Extra}
 	if info, err := rundir.ReadInfo(runDir); err == nil {
 		in.Run = &info
 	}
