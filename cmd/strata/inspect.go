@@ -66,7 +66,7 @@ else checkpoint_last.bin, as translate reads it. --json prints one object.`,
 }
 
 // inspectModel reads a model or checkpoint file's header (and its run's
-// run.json); the parameters are counted on the architecture, not read.
+// run.json); the parameters are counted from the header's shapes, not read.
 func inspectModel(p string) (*inspection, error) {
 	path, runDir, err := rundir.ResolveModel(p)
 	if err != nil {
