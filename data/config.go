@@ -193,8 +193,11 @@ func (c *Config) resolveBPE() error {
 		}
 		return nil
 	}
-	if (b.Merges > 0) == (b.VocabSize > 0) {
-		return fmt.Errorf("bpe: set exactly one of merges (%d) and vocab_size (%d)", b.Merges, b.VocabSize)
+	if b.Merges <= 0 && b.VocabSize <= 0 {
+		return fmt.Errorf("bpe: the subword model needs its size, e.g. \"bpe: {merges: 10000}\" or \"bpe: {vocab_size: 8000}\" (or \"bpe: {model: FILE}\" to reuse one)")
+	}
+	if b.Merges > 0 && b.VocabSize > 0 {
+		return fmt.Errorf("bpe: set one of merges (%d) and vocab_size (%d), not both", b.Merges, b.VocabSize)
 	}
 	if b.CharacterCoverage < 0 || b.CharacterCoverage > 1 {
 		return fmt.Errorf("bpe: character_coverage %g is outside (0, 1]", b.CharacterCoverage)
