@@ -41,9 +41,9 @@ func adamDefinition(u AdamStep, w, grad, m, v []float32, l2 float32) {
 	b1, b2 := u.B1, u.B2
 	for j, g := range grad {
 		x := w[j]
-		g += l2 * x
-		m[j] = b1*m[j] + (1-b1)*g
-		v[j] = b2*v[j] + (1-b2)*g*g
+		g += float32(l2 * x) // float32(): rounded before the sum, as the kernels do, also where the compiler may fuse (GOAMD64=v3)
+		m[j] = float32(b1*m[j]) + float32((1-b1)*g)
+		v[j] = float32(b2*v[j]) + float32((1-b2)*g*g)
 		if u.WD {
 			x *= u.Decay
 		}

@@ -20,7 +20,7 @@ func TestVecKernels(t *testing.T) {
 		dst := append([]float32(nil), y...)
 		axpy(dst, x, 0.37)
 		for i := range dst {
-			if w := y[i] + 0.37*x[i]; dst[i] != w {
+			if w := y[i] + float32(0.37*x[i]); dst[i] != w {
 				t.Fatalf("axpy n=%d [%d]: %g, want %g (bit-identical to the scalar loop)", n, i, dst[i], w)
 			}
 		}

@@ -28,9 +28,9 @@ func AdamGo(w, grad, m, v []float32, k *AdamConsts) {
 	b1, c1, b2, c2, step, decay, eps, l2 := k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7]
 	for j, g := range grad {
 		x := w[j]
-		g += l2 * x
-		m[j] = b1*m[j] + c1*g
-		v[j] = b2*v[j] + c2*g*g
+		g += float32(l2 * x)
+		m[j] = float32(b1*m[j]) + float32(c1*g)
+		v[j] = float32(b2*v[j]) + float32(c2*g*g)
 		x *= decay
 		w[j] = x - step*m[j]/(float32(math.Sqrt(float64(v[j])))+eps)
 	}

@@ -48,7 +48,7 @@ func TestDropoutRowsMatchGo(t *testing.T) {
 		for i := range yg {
 			want := xs[i] + 0
 			if def[i/32]>>(i%32)&1 == 1 {
-				want = xs[i] + fs[i]*scale
+				want = xs[i] + float32(fs[i]*scale)
 			}
 			if math.Float32bits(yg[i]) != math.Float32bits(want) || math.Float32bits(dg[i]) != math.Float32bits(want) {
 				t.Fatalf("trial %d element %d: add %v, acc %v, want %v", trial, i, yg[i], dg[i], want)

@@ -89,13 +89,16 @@ func ExpNeg(x float32) float32 {
 		}
 		return 0
 	}
-	k := int32(x*log2e - 0.5) // round(x·log2 e), as x ≤ 0
+	// Every product is rounded before it is added (float32(·)), as Go
+	// computes it unless the compiler fuses multiply-adds (GOAMD64=v3
+	// may): SigmoidAVX2 reproduces this function to the bit without FMA.
+	k := int32(float32(x*log2e) - 0.5) // round(x·log2 e), as x ≤ 0
 	n := float32(k)
-	r := x - n*ln2hi - n*ln2lo
+	r := x - float32(n*ln2hi) - float32(n*ln2lo)
 	r2 := r * r
 	// P evaluated in two halves (a shorter dependency chain than Horner's)
-	hi := (1.9875691500e-4*r+1.3981999507e-3)*r2 + (8.3334519073e-3*r + 4.1665795894e-2)
-	lo := 1.6666665459e-1*r + 5.0000001201e-1
-	p := (hi*r2+lo)*r2 + r + 1
+	hi := float32((float32(1.9875691500e-4*r)+1.3981999507e-3)*r2) + (float32(8.3334519073e-3*r) + 4.1665795894e-2)
+	lo := float32(1.6666665459e-1*r) + 5.0000001201e-1
+	p := float32((float32(hi*r2)+lo)*r2) + r + 1
 	return p * math.Float32frombits(uint32(k+127)<<23)
 }

@@ -39,10 +39,10 @@ func Sqdev4(xs []float32, mean float64, s *[4]float64) {
 func Sqdev4Go(xs []float32, mean float64, s *[4]float64) {
 	for j := 0; j+3 < len(xs); j += 4 {
 		d0, d1, d2, d3 := float64(xs[j])-mean, float64(xs[j+1])-mean, float64(xs[j+2])-mean, float64(xs[j+3])-mean
-		s[0] += d0 * d0
-		s[1] += d1 * d1
-		s[2] += d2 * d2
-		s[3] += d3 * d3
+		s[0] += float64(d0 * d0)
+		s[1] += float64(d1 * d1)
+		s[2] += float64(d2 * d2)
+		s[3] += float64(d3 * d3)
 	}
 }
 
