@@ -35,6 +35,7 @@ func TestOldFlagSpellings(t *testing.T) {
 		{[]string{"analyze", "curves"}, []string{"--out", "P"}, "output", "P"},
 		{[]string{"analyze", "grad-norms"}, []string{"--out", "P"}, "output", "P"},
 		{[]string{"eval-matrix"}, []string{"--out", "D"}, "output", "D"},
+		{[]string{"corpus", "l10n"}, []string{"--out", "D"}, "output", "D"},
 		{[]string{"train"}, []string{"--temperature", "5"}, "lang-temperature", "5"},
 		{[]string{"translate"}, []string{"--temperature", "0.5"}, "temperature", "0.5"},
 		{[]string{"translate"}, []string{"-i", "I"}, "input", "I"},

@@ -51,7 +51,7 @@ corpus", gives the rules.`,
 	fl.StringSliceVar(&f.packages, "packages", nil, "package list instead of the built-in one")
 	cmd.MarkFlagRequired("langs")
 	cmd.MarkFlagRequired("output")
-	parent.AddCommand(cmd)
+	parent.AddCommand(aliases(cmd, map[string]string{"out": "output"}))
 	rootCmd.AddCommand(parent)
 }
 
