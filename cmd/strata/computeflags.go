@@ -10,7 +10,7 @@ import (
 )
 
 // computeFlags registers --compute-type, --int8-bits, --cache-type and --shortlist, shared by
-// translate, eval-matrix and serve.
+// translate, eval-matrix, serve and analyze llr.
 func computeFlags(fl *pflag.FlagSet, o *decode.Options) {
 	fl.StringVar(&o.ComputeType, "compute-type", "", "matrix products in "+strings.Join(decode.ComputeTypes, " or ")+" (int8: weights and activations quantized per row, see docs/decoding.md; default: the model file's, int8 after strata quantize, float32 otherwise)")
 	fl.IntVar(&o.Int8Bits, "int8-bits", engine.DefaultInt8Bits, "with --compute-type int8, the activation width: 8, or 7 for the faster AVX2 kernel (docs/decoding.md)")

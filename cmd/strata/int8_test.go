@@ -64,3 +64,41 @@ func TestQuantizedQuickstart(t *testing.T) {
 		}
 	}
 }
+
+// analyze llr decodes an int8 model file in int8 unless told otherwise, as
+// translate does (its --compute-type help says so): the same probes as with
+// --compute-type int8, and the same notice on standard error.
+func TestLLRDecodesAnInt8FileInInt8(t *testing.T) {
+	qs := quickstartDir(t)
+	dir := t.TempDir()
+	q := filepath.Join(dir, "q")
+	run(t, "quantize", "--model", filepath.Join(qs, "run"), "--output", q)
+	set := filepath.Join(dir, "set")
+	if err := os.MkdirAll(set, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{"qaa", "qab"} {
+		if err := os.WriteFile(filepath.Join(set, "test."+l), []byte(readFile(t, filepath.Join(qs, "corpus", "test."+l))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	llr := func(name string, args ...string) (string, string) {
+		out := filepath.Join(dir, name)
+		_, stderr, err := runErr(append([]string{"analyze", "llr", "--model", q, "--dev", set, "--test", set,
+			"--pivot", "qaa", "--threads", "1", "--epochs", "1", "--output", out}, args...)...)
+		if err != nil {
+			t.Fatalf("analyze llr %v: %v\n%s", args, err, stderr)
+		}
+		return readFile(t, filepath.Join(out, "llr.json")), stderr
+	}
+	def, stderr := llr("default")
+	i8, i8Err := llr("int8", "--compute-type", "int8")
+	_, f32Err := llr("float32", "--compute-type", "float32")
+	const notice = "decoding in int8, the model file's type"
+	if !strings.Contains(stderr, notice) || strings.Contains(i8Err, notice) || strings.Contains(f32Err, notice) {
+		t.Errorf("the notice %q should be printed without --compute-type only; stderr:\n%s", notice, stderr)
+	}
+	if def != i8 {
+		t.Errorf("analyze llr of the int8 file without --compute-type differs from --compute-type int8")
+	}
+}
