@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -77,5 +78,56 @@ func TestPivotHypFileFollowsTheTestPart(t *testing.T) {
 	row.Hyp = ""
 	if got := pivotHypFile(row, "en"); got != filepath.Join("pivot", "it-en-nl.txt") {
 		t.Errorf("single set row: %s", got)
+	}
+}
+
+// An archive that kept the direct outputs but not the pivot ones still
+// gets the references' language ID: the direct rows have it, the pivot
+// rows print "–"; a missing direct output stays an error.
+func TestReferenceLIDWithoutPivotOutputs(t *testing.T) {
+	dir := t.TempDir()
+	writeNWay(t, filepath.Join(dir, "test"), "test", sentences(20, 6))
+	ts, err := ReadTestSet(filepath.Join(dir, "test"), testLangs, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hyp := filepath.Join(dir, "hyp")
+	m, err := EvalMatrix(context.Background(), &copier{oracle{ts: ts}}, ts, MatrixOptions{Detector: lexDetector{}, HypDir: hyp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range m.Directions {
+		m.Directions[i].RefLID = nil
+		if p := m.Directions[i].Pivot; p != nil {
+			p.RefLID = nil
+		}
+	}
+	if err := os.RemoveAll(filepath.Join(hyp, "pivot")); err != nil {
+		t.Fatal(err)
+	}
+	if err := AddReferenceLID(m, hyp, lexDetector{}); err != nil {
+		t.Fatal(err)
+	}
+	pivots := 0
+	for _, d := range m.Directions {
+		if d.RefLID == nil {
+			t.Errorf("%s: no reference LID though its output was kept", d.Direction)
+		}
+		if d.Pivot != nil {
+			pivots++
+			if d.Pivot.RefLID != nil {
+				t.Errorf("%s via pivot: reference LID %+v without the pivot outputs", d.Direction, *d.Pivot.RefLID)
+			}
+		}
+	}
+	if pivots == 0 {
+		t.Fatal("no pivot rows: the case is not tested")
+	}
+	if err := os.Remove(filepath.Join(hyp, hypFile(m.Directions[0]))); err != nil {
+		t.Fatal(err)
+	}
+	m.Directions[0].RefLID = nil
+	if err := AddReferenceLID(m, hyp, lexDetector{}); err == nil {
+		t.Error("a missing direct output: no error")
 	}
 }

@@ -1,7 +1,10 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 )
 
@@ -52,7 +55,9 @@ func ReferenceLID(hyps, refs []string, tgt string, det Identifier) *RefLID {
 // eval-matrix kept in hypDir, and recomputes the averages; for matrices
 // written before eval-matrix recorded it. The identifier must be the one
 // eval-matrix used: the recomputed off-target rates are checked against
-// the recorded ones.
+// the recorded ones. A pivot row whose outputs were not kept is left
+// without (its reference columns print "–"); any other missing output is
+// an error.
 func AddReferenceLID(m *MatrixResult, hypDir string, det Identifier) error {
 	for i := range m.Directions {
 		d := &m.Directions[i]
@@ -70,10 +75,18 @@ func AddReferenceLID(m *MatrixResult, hypDir string, det Identifier) error {
 		if err := addRefLID(&d.Scores, refs, filepath.Join(hypDir, hypFile(*d)), d.Tgt, det); err != nil {
 			return fmt.Errorf("%s: %w", d.Direction, err)
 		}
-		if d.Pivot != nil {
-			if err := addRefLID(d.Pivot, refs, filepath.Join(hypDir, pivotHypFile(*d, m.Pivot)), d.Tgt, det); err != nil {
-				return fmt.Errorf("%s via %s: %w", d.Direction, m.Pivot, err)
-			}
+		if d.Pivot == nil {
+			continue
+		}
+		pivotHyp := filepath.Join(hypDir, pivotHypFile(*d, m.Pivot))
+		if _, err := os.Stat(pivotHyp); errors.Is(err, fs.ErrNotExist) {
+			// an archive that did not keep the pivot outputs: the pivot
+			// rows' reference columns stay empty ("–") rather than the
+			// whole table failing
+			continue
+		}
+		if err := addRefLID(d.Pivot, refs, pivotHyp, d.Tgt, det); err != nil {
+			return fmt.Errorf("%s via %s: %w", d.Direction, m.Pivot, err)
 		}
 	}
 	m.Supervised, m.ZeroShot, m.PivotZeroShot = Averages(m.Directions)
