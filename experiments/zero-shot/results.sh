@@ -60,6 +60,11 @@ pivot_table() {
 		"$STRATA" eval-matrix table --against-pivot --bootstrap-samples "$BOOTSTRAP_SAMPLES" --lid-model "$LID" \
 			"$2=$dir/matrix.json"
 	elif [ -s "$dir/against-pivot.md" ]; then
+		# a table archived before eval-matrix named its test used
+		# sacreBLEU's p-value, and the pivot translations it came from
+		# were not kept: say so rather than let it pass as two-sided
+		grep -q 'two-sided\|sacreBLEU' "$dir/against-pivot.md" ||
+			printf '%s\n\n' "Archived table: its p-values are sacreBLEU's paired_bs p-value (in effect one-sided), not the two-sided test; the pivot translations were not kept, so the two-sided test cannot be run on them."
 		cat "$dir/against-pivot.md"
 	else
 		echo "pivot_table: $dir has neither pivot translations nor against-pivot.md" >&2
@@ -197,7 +202,8 @@ seeds_table() {
 
 # summarize writes WORK/summary/: the tables of every evaluated system
 # beside the paper's, every PostNorm (and Swap-PreNorm) system against its
-# PreNorm twin by paired bootstrap (significance-*.md), every row against
+# PreNorm twin by paired bootstrap, each seed of rows #1 and #2 included
+# (significance-*.md), every row against
 # the rows it differs from in one other setting (effects-*.md), the pivot
 # system's direct zero-shot translation against its pivoting (pivot-*.md),
 # rows #1 and #2 over their three seeds (seeds-*.md), the LLR figures, and
@@ -211,15 +217,19 @@ summarize() {
 	for s in "${ROWS1_4[@]}" "${ROWS5_8[@]}"; do all+=("${s%% *}"); done
 	for s in "$WORK"/eval/*-simple; do [ -d "$s" ] && all+=("$(basename "$s")"); done
 	for s in "${SWAP[@]}"; do all+=("${s%% *}"); done
+	# the seeds of rows #1 and #2 are tested against their twins too (each
+	# seed's per-direction counts), though Table 2 shows seed 1
+	local -a seeded=("${all[@]}")
+	for s in "${SEEDS[@]}"; do seeded+=("${s%% *}"); done
 	for t in l10n tatoeba flores; do
 		local -a args=()
 		for name in "${all[@]}"; do
 			[ -s "$WORK/eval/$name/$t/matrix.json" ] && args+=("$name=$WORK/eval/$name/$t/matrix.json")
 		done
 		[ "${#args[@]}" -gt 0 ] || continue
-		"$STRATA" eval-matrix table --reported "$PAPER" "${args[@]}" >"$S/table-$t.md"
+		"$STRATA" eval-matrix table --reported "$PAPER" --lid-model "$LID" "${args[@]}" >"$S/table-$t.md"
 		: >"$S/significance-$t.md"
-		for name in "${all[@]}"; do
+		for name in "${seeded[@]}"; do
 			case $name in post-* | swap-*) twin=pre-${name#*-} ;; *) continue ;; esac
 			[ -s "$WORK/eval/$name/$t/matrix.json" ] && [ -s "$WORK/eval/$twin/$t/matrix.json" ] || continue
 			contrast "$t" "$twin" "$name" >>"$S/significance-$t.md"
