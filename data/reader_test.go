@@ -69,7 +69,7 @@ func TestConfigErrors(t *testing.T) {
 		{"languages: [en]\n" + base + "    - {pair: en-de, path: a.tsv}\n", `"de" is not in languages`},
 		{"tags: X\n" + base + "    - {pair: en-de, path: a.tsv}\n", "tag scheme"},
 		{"decoder_start: <bos>\n" + base + "    - {pair: en-de, path: a.tsv}\n", "decoder_start"},
-		{"bpe: {merges: 10, vocab_size: 100}\nsplits: {train: [{pair: en-de, path: a.tsv}]}\n", "exactly one"},
+		{"bpe: {merges: 10, vocab_size: 100}\nsplits: {train: [{pair: en-de, path: a.tsv}]}\n", "not both"},
 		{"bpe: {merges: 10}\nsplits: {valid: [{pair: en-de, path: a.tsv}]}\n", "no train"},
 		{"bpe: {merges: 10}\nmystery: 1\nsplits: {train: [{pair: en-de, path: a.tsv}]}\n", "mystery"},
 	}
