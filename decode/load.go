@@ -41,7 +41,7 @@ type Bundle struct {
 
 // Searcher prepares a searcher over the bundle's model or ensemble.
 func (b *Bundle) Searcher(opt Options) (*Searcher, error) {
-	if err := b.checkShortlist(opt); err != nil {
+	if err := b.CheckShortlist(opt); err != nil {
 		return nil, err
 	}
 	if opt.ComputeType == "" {

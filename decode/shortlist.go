@@ -190,9 +190,11 @@ func cachedShortlist(path string) (*Shortlist, error) {
 	return en.s, en.err
 }
 
-// checkShortlist refuses a shortlist learned on another data directory
-// than the bundle's (same vocabulary size, other token ids).
-func (b *Bundle) checkShortlist(opt Options) error {
+// CheckShortlist refuses a shortlist learned on another data directory
+// than the bundle's (same vocabulary size, other token ids). Searcher
+// calls it; a caller that builds its searcher with NewSearcher (analyze
+// llr, which keeps the float32 weights for its probes) calls it itself.
+func (b *Bundle) CheckShortlist(opt Options) error {
 	if opt.Shortlist == "" || b.DataDir == "" {
 		return nil
 	}

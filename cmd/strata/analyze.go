@@ -90,6 +90,9 @@ func runLLR(cmd *cobra.Command, f *llrFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := b.CheckShortlist(f.opt); err != nil {
+		return err
+	}
 	if f.opt.ComputeType == "" {
 		// the model file's type, as translate decodes it; the searcher is
 		// made directly (not b.Searcher), so the probes keep the float32

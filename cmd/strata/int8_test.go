@@ -102,3 +102,47 @@ func TestLLRDecodesAnInt8FileInInt8(t *testing.T) {
 		t.Errorf("analyze llr of the int8 file without --compute-type differs from --compute-type int8")
 	}
 }
+
+// A shortlist learned on another data directory (same vocabulary size,
+// other token ids) is refused by translate and by analyze llr alike.
+func TestShortlistOfAnotherDataDirectoryRefused(t *testing.T) {
+	qs := quickstartDir(t)
+	dir := t.TempDir()
+	sl, forged := filepath.Join(dir, "shortlist.txt"), filepath.Join(dir, "forged.txt")
+	run(t, "shortlist", "--data", filepath.Join(qs, "data"), "--output", sl, "--k", "5", "--frequent", "10")
+	text := readFile(t, sl)
+	head, rest, _ := strings.Cut(text, "\n")
+	var h map[string]any
+	if err := json.Unmarshal([]byte(head), &h); err != nil || h["data_key"] == nil {
+		t.Fatalf("shortlist header %q: %v (no data_key)", head, err)
+	}
+	h["data_key"] = "0000000000000000another"
+	b, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(forged, []byte(string(b)+"\n"+rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(qs, "corpus", "test.qaa")
+	const want = "learned on another data directory"
+	if _, _, err := runErr("translate", "--model", filepath.Join(qs, "run"), "--shortlist", forged, "--input", src,
+		"--output", filepath.Join(dir, "hyp")); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("translate with another data directory's shortlist: %v", err)
+	}
+	set := filepath.Join(dir, "set")
+	if err := os.MkdirAll(set, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{"qaa", "qab"} {
+		if err := os.WriteFile(filepath.Join(set, "test."+l), []byte(readFile(t, filepath.Join(qs, "corpus", "test."+l))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, err = runErr("analyze", "llr", "--model", filepath.Join(qs, "run"), "--dev", set, "--test", set, "--pivot", "qaa",
+		"--threads", "1", "--epochs", "1", "--output", filepath.Join(dir, "llr"), "--shortlist", forged)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("analyze llr with another data directory's shortlist: %v", err)
+	}
+	run(t, "translate", "--model", filepath.Join(qs, "run"), "--shortlist", sl, "--input", src, "--output", filepath.Join(dir, "hyp"))
+}
