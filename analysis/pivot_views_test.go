@@ -11,21 +11,29 @@ import (
 	"github.com/strata-nmt/strata/metrics"
 )
 
-// The copier copies its input in zero-shot directions but translates
-// both pivot legs perfectly: pivoting must win every direction, and the
-// test must rescore the kept pivot outputs to the matrix's pivot BLEU.
-func TestPivotViewsTestDirectAgainstPivot(t *testing.T) {
+// copierMatrix evaluates the copier on an n-way test set of n sentences
+// per language, its outputs (pivot legs included) kept under hyp.
+func copierMatrix(t *testing.T, n int) (m *MatrixResult, hyp string) {
+	t.Helper()
 	dir := t.TempDir()
-	writeNWay(t, filepath.Join(dir, "test"), "test", sentences(60, 6))
+	writeNWay(t, filepath.Join(dir, "test"), "test", sentences(n, 6))
 	ts, err := ReadTestSet(filepath.Join(dir, "test"), testLangs, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hyp := filepath.Join(dir, "hyp")
-	m, err := EvalMatrix(context.Background(), &copier{oracle{ts: ts}}, ts, MatrixOptions{Detector: lexDetector{}, HypDir: hyp})
+	hyp = filepath.Join(dir, "hyp")
+	m, err = EvalMatrix(context.Background(), &copier{oracle{ts: ts}}, ts, MatrixOptions{Detector: lexDetector{}, HypDir: hyp})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, hyp
+}
+
+// The copier copies its input in zero-shot directions but translates
+// both pivot legs perfectly: pivoting must win every direction, and the
+// test must rescore the kept pivot outputs to the matrix's pivot BLEU.
+func TestPivotViewsTestDirectAgainstPivot(t *testing.T) {
+	m, hyp := copierMatrix(t, 60)
 	direct, pivot, err := PivotViews(m)
 	if err != nil {
 		t.Fatal(err)
@@ -85,17 +93,7 @@ func TestPivotHypFileFollowsTheTestPart(t *testing.T) {
 // gets the references' language ID: the direct rows have it, the pivot
 // rows print "–"; a missing direct output stays an error.
 func TestReferenceLIDWithoutPivotOutputs(t *testing.T) {
-	dir := t.TempDir()
-	writeNWay(t, filepath.Join(dir, "test"), "test", sentences(20, 6))
-	ts, err := ReadTestSet(filepath.Join(dir, "test"), testLangs, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hyp := filepath.Join(dir, "hyp")
-	m, err := EvalMatrix(context.Background(), &copier{oracle{ts: ts}}, ts, MatrixOptions{Detector: lexDetector{}, HypDir: hyp})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, hyp := copierMatrix(t, 20)
 	for i := range m.Directions {
 		m.Directions[i].RefLID = nil
 		if p := m.Directions[i].Pivot; p != nil {

@@ -65,14 +65,10 @@ func TestQuantizedQuickstart(t *testing.T) {
 	}
 }
 
-// analyze llr decodes an int8 model file in int8 unless told otherwise, as
-// translate does (its --compute-type help says so): the same probes as with
-// --compute-type int8, and the same notice on standard error.
-func TestLLRDecodesAnInt8FileInInt8(t *testing.T) {
-	qs := quickstartDir(t)
-	dir := t.TempDir()
-	q := filepath.Join(dir, "q")
-	run(t, "quantize", "--model", filepath.Join(qs, "run"), "--output", q)
+// llrTestSet is a test set of the quickstart's two languages for analyze
+// llr (its corpus directory also holds the training files).
+func llrTestSet(t *testing.T, qs, dir string) string {
+	t.Helper()
 	set := filepath.Join(dir, "set")
 	if err := os.MkdirAll(set, 0o755); err != nil {
 		t.Fatal(err)
@@ -82,6 +78,18 @@ func TestLLRDecodesAnInt8FileInInt8(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return set
+}
+
+// analyze llr decodes an int8 model file in int8 unless told otherwise, as
+// translate does (its --compute-type help says so): the same probes as with
+// --compute-type int8, and the same notice on standard error.
+func TestLLRDecodesAnInt8FileInInt8(t *testing.T) {
+	qs := quickstartDir(t)
+	dir := t.TempDir()
+	q := filepath.Join(dir, "q")
+	run(t, "quantize", "--model", filepath.Join(qs, "run"), "--output", q)
+	set := llrTestSet(t, qs, dir)
 	llr := func(name string, args ...string) (string, string) {
 		out := filepath.Join(dir, name)
 		_, stderr, err := runErr(append([]string{"analyze", "llr", "--model", q, "--dev", set, "--test", set,
@@ -130,15 +138,7 @@ func TestShortlistOfAnotherDataDirectoryRefused(t *testing.T) {
 		"--output", filepath.Join(dir, "hyp")); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("translate with another data directory's shortlist: %v", err)
 	}
-	set := filepath.Join(dir, "set")
-	if err := os.MkdirAll(set, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range []string{"qaa", "qab"} {
-		if err := os.WriteFile(filepath.Join(set, "test."+l), []byte(readFile(t, filepath.Join(qs, "corpus", "test."+l))), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	set := llrTestSet(t, qs, dir)
 	_, _, err = runErr("analyze", "llr", "--model", filepath.Join(qs, "run"), "--dev", set, "--test", set, "--pivot", "qaa",
 		"--threads", "1", "--epochs", "1", "--output", filepath.Join(dir, "llr"), "--shortlist", forged)
 	if err == nil || !strings.Contains(err.Error(), want) {
