@@ -39,17 +39,12 @@ type Bundle struct {
 	held engine.Format
 }
 
-// Searcher prepares a searcher over the bundle's model or ensemble.
+// Searcher prepares a searcher over the bundle's model or ensemble. The
+// float32 weights its products do not use are released.
 func (b *Bundle) Searcher(opt Options) (*Searcher, error) {
-	if err := b.CheckShortlist(opt); err != nil {
+	opt, err := b.searchOptions(opt)
+	if err != nil {
 		return nil, err
-	}
-	if opt.ComputeType == "" {
-		ct, err := b.DefaultComputeType()
-		if err != nil {
-			return nil, err
-		}
-		opt.ComputeType = ct
 	}
 	// options that do not validate release nothing
 	if err := opt.Validate(); err != nil {
@@ -59,6 +54,33 @@ func (b *Bundle) Searcher(opt Options) (*Searcher, error) {
 		return nil, err
 	}
 	return NewEnsembleSearcher(b.members(), opt)
+}
+
+// ProbeSearcher is Searcher over the bundle's first model, keeping its
+// float32 weights whatever the compute type: analyze llr reads hidden
+// states of the float32 model beside the searcher's translations.
+func (b *Bundle) ProbeSearcher(opt Options) (*Searcher, error) {
+	opt, err := b.searchOptions(opt)
+	if err != nil {
+		return nil, err
+	}
+	return NewSearcher(b.Model, opt)
+}
+
+// searchOptions checks the shortlist against the bundle's data directory
+// and fills in the compute type of the model files when none is asked.
+func (b *Bundle) searchOptions(opt Options) (Options, error) {
+	if err := b.checkShortlist(opt); err != nil {
+		return opt, err
+	}
+	if opt.ComputeType == "" {
+		ct, err := b.DefaultComputeType()
+		if err != nil {
+			return opt, err
+		}
+		opt.ComputeType = ct
+	}
+	return opt, nil
 }
 
 // DefaultComputeType is the compute type of searchers asked for none: int8

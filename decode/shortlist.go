@@ -190,11 +190,9 @@ func cachedShortlist(path string) (*Shortlist, error) {
 	return en.s, en.err
 }
 
-// CheckShortlist refuses a shortlist learned on another data directory
-// than the bundle's (same vocabulary size, other token ids). Searcher
-// calls it; a caller that builds its searcher with NewSearcher (analyze
-// llr, which keeps the float32 weights for its probes) calls it itself.
-func (b *Bundle) CheckShortlist(opt Options) error {
+// checkShortlist refuses a shortlist learned on another data directory
+// than the bundle's (same vocabulary size, other token ids).
+func (b *Bundle) checkShortlist(opt Options) error {
 	if opt.Shortlist == "" || b.DataDir == "" {
 		return nil
 	}

@@ -90,24 +90,11 @@ func runLLR(cmd *cobra.Command, f *llrFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := b.CheckShortlist(f.opt); err != nil {
-		return err
-	}
-	if f.opt.ComputeType == "" {
-		// the model file's type, as translate decodes it; the searcher is
-		// made directly (not b.Searcher), so the probes keep the float32
-		// weights
-		if f.opt.ComputeType, err = b.DefaultComputeType(); err != nil {
-			return err
-		}
-		if f.opt.ComputeType == "int8" {
-			fmt.Fprintln(cmd.ErrOrStderr(), "decoding in int8, the model file's type (--compute-type float32 decodes it dequantized)")
-		}
-	}
-	s, err := decode.NewSearcher(b.Model, f.opt)
+	s, err := b.ProbeSearcher(f.opt)
 	if err != nil {
 		return err
 	}
+	int8Notice(cmd.ErrOrStderr(), f.opt, s)
 	if f.threads > 0 {
 		s.SetThreads(f.threads)
 	}

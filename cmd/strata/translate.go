@@ -177,6 +177,14 @@ func decodersFlag(cmd *cobra.Command, decoders *int) {
 	cmd.Flags().IntVar(decoders, "decoders", 0, "batches decoded at once, each by its own decoder with --threads/decoders compute threads (0: one per thread; docs/decoding.md)")
 }
 
+// int8Notice says when a searcher decodes in int8 because the model file
+// is int8 (asked: the options as the user gave them).
+func int8Notice(w io.Writer, asked decode.Options, s *decode.Searcher) {
+	if asked.ComputeType == "" && s.Options().ComputeType == "int8" {
+		fmt.Fprintln(w, "decoding in int8, the model file's type (--compute-type float32 decodes it dequantized)")
+	}
+}
+
 // newTranslator loads one model, or several as an ensemble, for decoding
 // with workers decoders (0: decode.DefaultWorkers) sharing threads compute
 // threads (0: all cores).
@@ -190,9 +198,7 @@ func newTranslator(models []string, dataDir string, o decode.Options, threads, w
 	if err != nil {
 		return nil, err
 	}
-	if o.ComputeType == "" && s.Options().ComputeType == "int8" {
-		fmt.Fprintln(os.Stderr, "decoding in int8, the model file's type (--compute-type float32 decodes it dequantized)")
-	}
+	int8Notice(os.Stderr, o, s)
 	if threads > 0 {
 		s.SetThreads(threads)
 	}
