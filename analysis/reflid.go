@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/strata-nmt/strata/internal/textio"
 )
 
 // RefLID is what the language identifier makes of a direction's
@@ -79,7 +81,7 @@ func AddReferenceLID(m *MatrixResult, hypDir string, det Identifier) error {
 			continue
 		}
 		pivotHyp := filepath.Join(hypDir, pivotHypFile(*d, m.Pivot))
-		if _, err := os.Stat(pivotHyp); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(textio.Resolve(pivotHyp)); errors.Is(err, fs.ErrNotExist) {
 			// an archive that did not keep the pivot outputs: the pivot
 			// rows' reference columns stay empty ("–") rather than the
 			// whole table failing
