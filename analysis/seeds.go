@@ -36,7 +36,11 @@ type SeedSystem struct {
 	ZeroShotBLEU      *MeanSD `json:"zero_shot_bleu,omitempty"`
 	ZeroShotCHRF      *MeanSD `json:"zero_shot_chrf,omitempty"`
 	ZeroShotOffTarget *MeanSD `json:"zero_shot_off_target,omitempty"`
-	SupervisedBLEU    *MeanSD `json:"supervised_bleu,omitempty"`
+	// ZeroShotOffTargetOnRef is the off-target rate over the lines whose
+	// reference the identifier assigns to the target language (when
+	// every seed's evaluation has the references' language ID).
+	ZeroShotOffTargetOnRef *MeanSD `json:"zero_shot_off_target_on_ref,omitempty"`
+	SupervisedBLEU         *MeanSD `json:"supervised_bleu,omitempty"`
 }
 
 // Verdicts of a contrast under the seed rule.
@@ -60,13 +64,18 @@ type SeedContrast struct {
 
 // SeedStudy is a two-system comparison over seeds.
 type SeedStudy struct {
-	Baseline       string         `json:"baseline"`
-	System         string         `json:"system"`
-	Test           string         `json:"test"`
-	Seeds          int            `json:"seeds"`
-	MinSignificant int            `json:"min_significant"`
-	Systems        []SeedSystem   `json:"systems"`
-	Contrasts      []SeedContrast `json:"contrasts"`
+	Baseline       string       `json:"baseline"`
+	System         string       `json:"system"`
+	Test           string       `json:"test"`
+	Seeds          int          `json:"seeds"`
+	MinSignificant int          `json:"min_significant"`
+	Systems        []SeedSystem `json:"systems"`
+	// ReferenceOffTarget is the share of the zero-shot references the
+	// identifier assigns to another language: its own error, against
+	// which the off-target rates are read (nil without the references'
+	// language ID). Every seed has the same references.
+	ReferenceOffTarget *float64       `json:"zero_shot_reference_off_target,omitempty"`
+	Contrasts          []SeedContrast `json:"contrasts"`
 }
 
 // CompareSeeds summarizes runs (one per seed, all on the same test set and
@@ -89,6 +98,9 @@ func CompareSeeds(baseName, sysName string, runs []SeedRun, minSignificant int) 
 	st.Systems = []SeedSystem{
 		seedSystem(baseName, runs, func(r SeedRun) *MatrixResult { return r.Baseline }),
 		seedSystem(sysName, runs, func(r SeedRun) *MatrixResult { return r.System }),
+	}
+	if ref := runs[0].Baseline.ZeroShot.RefLID; ref != nil && runs[0].Baseline.ZeroShot.Directions > 0 {
+		st.ReferenceOffTarget = &ref.OffTarget
 	}
 	pick := []struct {
 		name  string
@@ -158,11 +170,14 @@ func judge(name string, lowerIsBetter bool, ds []metrics.Difference, minSignific
 
 func seedSystem(name string, runs []SeedRun, get func(SeedRun) *MatrixResult) SeedSystem {
 	s := SeedSystem{Name: name}
-	var zb, zc, zo, sb []float64
+	var zb, zc, zo, zr, sb []float64
 	for _, r := range runs {
 		m := get(r)
 		if m.ZeroShot.Directions > 0 {
 			zb, zc, zo = append(zb, m.ZeroShot.BLEU), append(zc, m.ZeroShot.CHRF), append(zo, m.ZeroShot.OffTarget)
+			if ref := m.ZeroShot.RefLID; ref != nil {
+				zr = append(zr, ref.HypOffTarget)
+			}
 		}
 		if m.Supervised.Directions > 0 {
 			sb = append(sb, m.Supervised.BLEU)
@@ -170,6 +185,9 @@ func seedSystem(name string, runs []SeedRun, get func(SeedRun) *MatrixResult) Se
 	}
 	if len(zb) == len(runs) {
 		s.ZeroShotBLEU, s.ZeroShotCHRF, s.ZeroShotOffTarget = meanSD(zb), meanSD(zc), meanSD(zo)
+	}
+	if len(zr) == len(runs) {
+		s.ZeroShotOffTargetOnRef = meanSD(zr)
 	}
 	if len(sb) == len(runs) {
 		s.SupervisedBLEU = meanSD(sb)

@@ -14,11 +14,15 @@ import (
 func (s *SeedStudy) WriteMarkdown(w io.Writer) error {
 	bw := &errWriter{w: w}
 	n := s.Seeds
-	bw.printf("Mean ± sample standard deviation over %d seeds.\n\n", n)
-	bw.printf("| system | zero-shot BLEU | zero-shot chrF | zero-shot off-target (%%) | supervised BLEU |\n|---|---:|---:|---:|---:|\n")
-	for _, sys := range s.Systems {
-		bw.printf("| %s | %s | %s | %s | %s |\n", sys.Name, sys.ZeroShotBLEU.cell(1), sys.ZeroShotCHRF.cell(1),
-			sys.ZeroShotOffTarget.cell(100), sys.SupervisedBLEU.cell(1))
+	bw.printf("Mean ± sample standard deviation over %d seeds.", n)
+	if s.ReferenceOffTarget == nil {
+		bw.printf("\n\n| system | zero-shot BLEU | zero-shot chrF | zero-shot off-target (%%) | supervised BLEU |\n|---|---:|---:|---:|---:|\n")
+		for _, sys := range s.Systems {
+			bw.printf("| %s | %s | %s | %s | %s |\n", sys.Name, sys.ZeroShotBLEU.cell(1), sys.ZeroShotCHRF.cell(1),
+				sys.ZeroShotOffTarget.cell(100), sys.SupervisedBLEU.cell(1))
+		}
+	} else {
+		s.writeMeansWithReferences(bw)
 	}
 	bw.printf("\n%s minus %s, tested per seed on the difference of the averages (%s, every direction's lines "+
 		"resampled within it; 95%% CI, p). Rule fixed before the runs: a contrast is confirmed when its sign agrees "+
@@ -45,6 +49,22 @@ func (s *SeedStudy) WriteMarkdown(w io.Writer) error {
 		bw.printf(" %d of %d | %s |\n", c.Significant, n, c.verdictCell(s.System))
 	}
 	return bw.err
+}
+
+// writeMeansWithReferences writes the means with the language
+// identifier's error beside the off-target rates: the references' own
+// rate as a row, and each system's rate over the lines whose reference
+// is identified as the target.
+func (s *SeedStudy) writeMeansWithReferences(bw *errWriter) {
+	bw.printf(" The references row is the identifier's error: the share of the zero-shot references it assigns " +
+		"to another language; \"on-target references\" rates the outputs over the other lines only.\n\n")
+	bw.printf("| system | zero-shot BLEU | zero-shot chrF | zero-shot off-target (%%) | off-target, on-target references (%%) | supervised BLEU |\n" +
+		"|---|---:|---:|---:|---:|---:|\n")
+	for _, sys := range s.Systems {
+		bw.printf("| %s | %s | %s | %s | %s | %s |\n", sys.Name, sys.ZeroShotBLEU.cell(1), sys.ZeroShotCHRF.cell(1),
+			sys.ZeroShotOffTarget.cell(100), sys.ZeroShotOffTargetOnRef.cell(100), sys.SupervisedBLEU.cell(1))
+	}
+	bw.printf("| references | – | – | %.2f | – | – |\n", 100**s.ReferenceOffTarget)
 }
 
 // WriteJSON writes the comparison as indented JSON (off-target means and

@@ -137,3 +137,46 @@ func TestCompareSeedsRefusesWhatCannotBePooled(t *testing.T) {
 		t.Errorf("different test sets: %v", err)
 	}
 }
+
+// TestCompareSeedsShowsTheIdentifiersError: with the references' language
+// ID in every evaluation, the means table gains the references' own
+// off-target rate as a row and each system's rate over the lines whose
+// reference is on target; without it in one seed, that column is absent
+// rather than averaged over fewer seeds.
+func TestCompareSeedsShowsTheIdentifiersError(t *testing.T) {
+	runs := threeSeeds()
+	for i, r := range runs {
+		r.Baseline.ZeroShot.RefLID = &RefLID{OffTarget: 0.03, OnTargetLines: 97, HypOffTarget: 0.4 + 0.1*float64(i)}
+		r.System.ZeroShot.RefLID = &RefLID{OffTarget: 0.03, OnTargetLines: 97, HypOffTarget: 0.1}
+	}
+	st, err := CompareSeeds("pre", "post", runs, DefaultMinSignificant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.ReferenceOffTarget == nil || *st.ReferenceOffTarget != 0.03 {
+		t.Fatalf("reference off-target %v, want 0.03", st.ReferenceOffTarget)
+	}
+	if m := st.Systems[0].ZeroShotOffTargetOnRef; m == nil || math.Abs(m.Mean-0.5) > 1e-9 || math.Abs(m.SD-0.1) > 1e-9 {
+		t.Fatalf("pre's off-target on on-target references %+v, want 0.5 ± 0.1", m)
+	}
+	var md bytes.Buffer
+	if err := st.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"| off-target, on-target references (%) |",
+		"| pre | 12.00 ± 2.00 | 32.00 ± 2.00 | 60.00 ± 10.00 | 50.00 ± 10.00 | 22.00 ± 2.00 |",
+		"| post | 16.00 ± 1.73 | 37.00 ± 2.65 | 48.33 ± 14.43 | 10.00 ± 0.00 | 22.23 ± 1.72 |",
+		"| references | – | – | 3.00 | – | – |"} {
+		if !strings.Contains(md.String(), s) {
+			t.Errorf("Markdown lacks %q:\n%s", s, md.String())
+		}
+	}
+	runs[1].System.ZeroShot.RefLID = nil
+	st, err = CompareSeeds("pre", "post", runs, DefaultMinSignificant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Systems[1].ZeroShotOffTargetOnRef != nil {
+		t.Errorf("post has the on-target-references rate over 2 of 3 seeds: %+v", st.Systems[1].ZeroShotOffTargetOnRef)
+	}
+}

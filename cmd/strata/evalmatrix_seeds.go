@@ -22,7 +22,10 @@ func evalMatrixSeedsCmd() *cobra.Command {
 (seeds are numbered in the order given; at least 2, all evaluated on the
 same test set and directions). Prints each system's mean and sample
 standard deviation over seeds of the zero-shot BLEU, chrF and off-target
-rate and the supervised BLEU, then, per seed, the paired bootstrap of the
+rate and the supervised BLEU (with --lid-model also the off-target rate
+over the lines whose reference is identified as the target, and the
+references' own off-target rate: the identifier's error), then, per
+seed, the paired bootstrap of the
 difference of the zero-shot and supervised BLEU averages (and of the
 zero-shot off-target rate with --lid-model) as 'eval-matrix table
 --baseline' computes it. A contrast is confirmed when its difference has
