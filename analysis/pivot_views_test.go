@@ -1,7 +1,10 @@
 package analysis
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -128,4 +131,55 @@ func TestReferenceLIDWithoutPivotOutputs(t *testing.T) {
 	if err := AddReferenceLID(m, hyp, lexDetector{}); err == nil {
 		t.Error("a missing direct output: no error")
 	}
+}
+
+// TestReferenceLIDReadsGzippedPivotOutputs: an archive that keeps the pivot
+// outputs gzipped (FILE.gz, as textio reads them) has them rated like
+// plain files, not taken for missing.
+func TestReferenceLIDReadsGzippedPivotOutputs(t *testing.T) {
+	m, hyp := copierMatrix(t, 20)
+	for i := range m.Directions {
+		if p := m.Directions[i].Pivot; p != nil {
+			p.RefLID = nil
+		}
+	}
+	gzipped := 0
+	err := filepath.WalkDir(filepath.Join(hyp, "pivot"), func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		gzipped++
+		return gzipInPlace(path)
+	})
+	if err != nil || gzipped == 0 {
+		t.Fatalf("gzipping the pivot outputs: %v (%d files)", err, gzipped)
+	}
+	if err := AddReferenceLID(m, hyp, lexDetector{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range m.Directions {
+		if d.Pivot != nil && d.Pivot.RefLID == nil {
+			t.Errorf("%s via pivot: no reference LID though its output is kept gzipped", d.Direction)
+		}
+	}
+}
+
+// gzipInPlace replaces path by path.gz holding the same bytes.
+func gzipInPlace(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write(b); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path+".gz", buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.Remove(path)
 }
