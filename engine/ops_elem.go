@@ -21,28 +21,23 @@ func (g *Graph) unary(x *Tensor, op UnaryOp) *Tensor {
 }
 
 // Unary on the CPU: each op's loop written out, since a closure call per
-// element cost as much as sigmoid's arithmetic; sigmoid runs on vectors
-// (kernels.Sigmoid, the same bits as sigmoid32).
+// element cost as much as sigmoid's arithmetic; sigmoid and tanh run on
+// vectors (kernels.Sigmoid and kernels.Tanh, the same bits as sigmoid32
+// and tanh32).
 func (c cpuBackend) Unary(op UnaryOp, x, y []float32) {
+	var f func(x, y []float32)
 	switch op {
 	case OpReLU:
 		c.relu(x, y)
 		return
-	case OpSigmoid, OpTanh:
+	case OpSigmoid:
+		f = kernels.Sigmoid
+	case OpTanh:
+		f = kernels.Tanh
 	default:
 		panic("engine: no function for " + op.String())
 	}
-	sig := op == OpSigmoid
-	c.g.parallel(len(x), 8, func(_, lo, hi int) {
-		xs, ys := x[lo:hi], y[lo:hi]
-		if sig {
-			kernels.Sigmoid(xs, ys)
-			return
-		}
-		for i, v := range xs {
-			ys[i] = tanh32(v)
-		}
-	})
+	c.g.parallel(len(x), 8, func(_, lo, hi int) { f(x[lo:hi], y[lo:hi]) })
 }
 
 // UnaryBackward on the CPU: dx += dy·f'(x, y).

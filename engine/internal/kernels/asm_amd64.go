@@ -41,6 +41,11 @@ func ExpSumsAVX512(dst, x *float32, n int, shift float32, acc *[16]float64)
 //go:noescape
 func SigmoidAVX2(dst, x *float32, n int)
 
+// TanhAVX2 is in tanh_amd64.s (TanhGo is its reference, to the bit).
+//
+//go:noescape
+func TanhAVX2(dst, x *float32, n int)
+
 // Sum4AVX2, Sqdev4AVX2, LnSums4AVX2 and LnDx4AVX2 are in norm_amd64.s.
 //
 //go:noescape

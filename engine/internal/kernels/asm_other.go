@@ -20,6 +20,8 @@ func ExpSumsAVX512(dst, x *float32, n int, shift float32, acc *[16]float64) {
 
 func SigmoidAVX2(dst, x *float32, n int) { panic("kernels: SigmoidAVX2 without amd64") }
 
+func TanhAVX2(dst, x *float32, n int) { panic("kernels: TanhAVX2 without amd64") }
+
 func Sum4AVX2(x *float32, n int, out *[4]float64) { panic("kernels: Sum4AVX2 without amd64") }
 
 func Sqdev4AVX2(x *float32, n int, mean float64, out *[4]float64) {

@@ -91,7 +91,8 @@ func ExpNeg(x float32) float32 {
 	}
 	// Every product is rounded before it is added (float32(·)), as Go
 	// computes it unless the compiler fuses multiply-adds (GOAMD64=v3
-	// may): SigmoidAVX2 reproduces this function to the bit without FMA.
+	// may): SigmoidAVX2 and TanhAVX2 reproduce this function to the bit
+	// without FMA.
 	k := int32(float32(x*log2e) - 0.5) // round(x·log2 e), as x ≤ 0
 	n := float32(k)
 	r := x - float32(n*ln2hi) - float32(n*ln2lo)
