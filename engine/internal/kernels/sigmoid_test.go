@@ -17,6 +17,13 @@ func TestSigmoidMatchesGo(t *testing.T) {
 		87.33654, -87.33654, 87.33655, -87.33655, 88, -88, 104, -104,
 		math.MaxFloat32, -math.MaxFloat32, float32(math.Inf(1)), float32(math.Inf(-1)),
 		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc12345), math.Float32frombits(0x7f800001)}
+	// ExpNeg's arguments at which TestTanhMatchesGo's inputs expose one of
+	// its constants one ulp off (σ(v) takes ExpNeg(-|v|), tanh(v)
+	// ExpNeg(-2|v|): doubling is exact)
+	for _, b := range tanhULPInputs {
+		v := 2 * math.Float32frombits(b)
+		xs = append(xs, v, -v)
+	}
 	for range 1 << 18 {
 		xs = append(xs, math.Float32frombits(rng.Uint32()), float32(rng.NormFloat64()*4))
 	}
