@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-nmt/strata/experiments/internal/archivetest"
 	"github.com/strata-nmt/strata/internal/sharedtest"
-	"github.com/strata-nmt/strata/internal/textio"
-	"github.com/strata-nmt/strata/metrics"
 )
 
 // An archived output, its reference under the shared data, and the row of
@@ -39,7 +38,7 @@ func TestReportedScoresReproduce(t *testing.T) {
 	card := readText(t, "../../models/l10n-en-de/README.md")
 	for _, o := range testOutputs {
 		t.Run(o.hyp, func(t *testing.T) {
-			bleu, chrf, ter := scores(t, filepath.Join("results/hyp", o.hyp), filepath.Join(shared, "data", o.ref))
+			bleu, chrf, ter := archivetest.Scores(t, filepath.Join("results/hyp", o.hyp), filepath.Join(shared, "data", o.ref))
 			row := tableRow(docs, o.set, o.model)
 			if row == "" {
 				t.Fatalf("docs/results.md has no row for %s, %s", o.set, o.model)
@@ -71,7 +70,7 @@ func TestChoiceReproduces(t *testing.T) {
 	choice := readText(t, "results/choice.txt")
 	docs := readText(t, "../../docs/results.md")
 	for _, c := range []string{"best", "last", "avg"} {
-		bleu, _, _ := scores(t, filepath.Join("results/hyp", "dev."+c+".de"), filepath.Join(shared, "data/l10n/dev/dev.de"))
+		bleu, _, _ := archivetest.Scores(t, filepath.Join("results/hyp", "dev."+c+".de"), filepath.Join(shared, "data/l10n/dev/dev.de"))
 		var recorded float64
 		if _, err := fmt.Sscanf(after(choice, c+" "), "%g", &recorded); err != nil {
 			t.Fatalf("choice.txt: no %s score: %v", c, err)
@@ -81,33 +80,6 @@ func TestChoiceReproduces(t *testing.T) {
 		}
 		contains(t, "docs/results.md's candidates", paragraph(docs, "Candidates ("), bleu)
 	}
-}
-
-// scores is `strata eval -m bleu,chrf,ter` of one output, as printed.
-func scores(t *testing.T, hypFile, refFile string) (bleu, chrf, ter string) {
-	t.Helper()
-	hyps, err := textio.ReadLines(hypFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	refs, err := textio.ReadLines(refFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	streams := [][]string{refs}
-	b, err := metrics.CorpusBLEU(hyps, streams, metrics.BLEUOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := metrics.CorpusCHRF(hyps, streams, metrics.CHRFOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := metrics.CorpusTER(hyps, streams, metrics.TEROptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Sprintf("%.2f", b.Score), fmt.Sprintf("%.2f", c.Score), fmt.Sprintf("%.2f", r.Score)
 }
 
 // tableRow is the row of a Markdown table whose first cell is set (or

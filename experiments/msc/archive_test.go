@@ -3,15 +3,13 @@ package msc
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/strata-nmt/strata/experiments/internal/archivetest"
 	"github.com/strata-nmt/strata/internal/sharedtest"
-	"github.com/strata-nmt/strata/internal/textio"
-	"github.com/strata-nmt/strata/metrics"
 )
 
 // TestArchivedScoresReproduce: every system archived under results/
@@ -20,11 +18,7 @@ import (
 // and docs/results.md reports those three in the system's row of Tables
 // 2 and 3. An archive and the report that cites it cannot drift apart.
 func TestArchivedScoresReproduce(t *testing.T) {
-	shared := sharedtest.Dir(t, "data/l10n/test/test.de")
-	refs, err := textio.ReadLines(filepath.Join(shared, "data/l10n/test/test.de"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	refFile := filepath.Join(sharedtest.Dir(t, "data/l10n/test/test.de"), "data/l10n/test/test.de")
 	docs, err := os.ReadFile("../../docs/results.md")
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +30,8 @@ func TestArchivedScoresReproduce(t *testing.T) {
 	for _, hypFile := range names {
 		name := filepath.Base(filepath.Dir(hypFile))
 		t.Run(name, func(t *testing.T) {
-			got := scoreHypotheses(t, hypFile, refs)
+			bleu, chrf, ter := archivetest.Scores(t, hypFile, refFile)
+			got := map[string]string{"BLEU": bleu, "chrF2": chrf, "TER": ter}
 			want := recordedScores(t, filepath.Join(filepath.Dir(hypFile), name+".json"))
 			for metric, s := range got {
 				if want[metric] != s {
@@ -54,31 +49,6 @@ func TestArchivedScoresReproduce(t *testing.T) {
 			}
 		})
 	}
-}
-
-// scoreHypotheses is `strata eval -m bleu,chrf,ter` on one output file,
-// each score as printed (two decimals).
-func scoreHypotheses(t *testing.T, hypFile string, refs []string) map[string]string {
-	t.Helper()
-	hyps, err := textio.ReadLines(hypFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	streams := [][]string{refs}
-	bleu, err := metrics.CorpusBLEU(hyps, streams, metrics.BLEUOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	chrf, err := metrics.CorpusCHRF(hyps, streams, metrics.CHRFOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ter, err := metrics.CorpusTER(hyps, streams, metrics.TEROptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return map[string]string{"BLEU": fmt.Sprintf("%.2f", bleu.Score), "chrF2": fmt.Sprintf("%.2f", chrf.Score),
-		"TER": fmt.Sprintf("%.2f", ter.Score)}
 }
 
 // recordedScores reads the score_str of each metric of an archived

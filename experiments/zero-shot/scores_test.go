@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-nmt/strata/analysis"
 	"github.com/strata-nmt/strata/internal/sharedtest"
 	"github.com/strata-nmt/strata/internal/textio"
 	"github.com/strata-nmt/strata/metrics"
@@ -26,8 +27,8 @@ type archivedDirection struct {
 
 // TestArchivedScoresReproduce: every direction of every archived
 // evaluation (results/SYSTEM/eval/TEST/matrix.json) scores, from its kept
-// outputs and the first Lines lines of its references, the BLEU and chrF2
-// it records, so every table made from the archive is recomputable from
+// outputs and the first Lines lines of its references, the BLEU (with the
+// tokenizer eval-matrix uses for the target) and chrF2 it records, so every table made from the archive is recomputable from
 // it. The references are looked up in this machine's shared data, wherever
 // the evaluation found them.
 func TestArchivedScoresReproduce(t *testing.T) {
@@ -75,7 +76,7 @@ func checkDirection(t *testing.T, shared, hypDir string, d archivedDirection) {
 		t.Fatalf("%s-%s: %d outputs and %d references for %d lines", d.Src, d.Tgt, len(hyps), len(refs), d.Lines)
 	}
 	streams := [][]string{refs[:d.Lines]}
-	bleu, err := metrics.CorpusBLEU(hyps, streams, metrics.BLEUOptions{})
+	bleu, err := metrics.CorpusBLEU(hyps, streams, metrics.BLEUOptions{Tokenize: analysis.BLEUTokenizer(d.Tgt)})
 	if err != nil {
 		t.Fatal(err)
 	}
