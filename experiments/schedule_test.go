@@ -11,7 +11,9 @@ import (
 
 // schedule runs schedule.sh with stub study scripts that record each
 // call (study, WORK, SYSTEMS, STOP_AFTER, whether STOP_AT is set) and take
-// sleep seconds, and returns the calls, sorted, and the log.
+// sleep seconds, or with sleep "deadline" run until the deadline has
+// passed (as a study stopped by it does), and returns the calls, sorted,
+// and the log.
 func schedule(t *testing.T, sleep string, env ...string) ([]string, string) {
 	t.Helper()
 	for _, tool := range []string{"bash", "date"} {
@@ -26,7 +28,11 @@ func schedule(t *testing.T, sleep string, env ...string) ([]string, string) {
 	calls := filepath.Join(dir, "calls")
 	stub := func(name string) string {
 		p := filepath.Join(dir, name)
-		body := "#!/usr/bin/env bash\necho \"" + name + " $WORK ${SYSTEMS:-default} ${STOP_AFTER:-all} stop_at=${STOP_AT:+set}\" >>" + calls + "\nsleep " + sleep + "\n"
+		wait := "sleep " + sleep
+		if sleep == "deadline" {
+			wait = "while [ \"$(date +%s)\" -lt \"${STOP_AT#@}\" ]; do sleep 0.1; done"
+		}
+		body := "#!/usr/bin/env bash\necho \"" + name + " $WORK ${SYSTEMS:-default} ${STOP_AFTER:-all} stop_at=${STOP_AT:+set}\" >>" + calls + "\n" + wait + "\n"
 		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -61,9 +67,12 @@ func TestScheduleRunsEveryStage(t *testing.T) {
 }
 
 // A stage that ends at the deadline ends its lane: nothing starts after it,
-// and every stage gets the same deadline as a clock time (STOP_AT).
+// and every stage gets the same deadline as a clock time (STOP_AT). The
+// deadline leaves seconds for the first stages to start on a loaded
+// machine: the deadline is counted in whole seconds, so one second could
+// pass before the first stage did.
 func TestScheduleStopsAtTheDeadline(t *testing.T) {
-	calls, log := schedule(t, "2", "STOP_TIME=1s")
+	calls, log := schedule(t, "deadline", "STOP_TIME=4s")
 	want := []string{"msc m default all stop_at=set", "zs z default seeds stop_at=set"}
 	if strings.Join(calls, "\n") != strings.Join(want, "\n") {
 		t.Errorf("calls:\n%s\nwant:\n%s\nlog:\n%s", strings.Join(calls, "\n"), strings.Join(want, "\n"), log)
