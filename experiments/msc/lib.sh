@@ -454,6 +454,7 @@ figures() {
 		mkdir -p "$RESULTS/figures"
 		rm -rf "$RESULTS/figures/difficulty"
 		cp -R "$WORK/difficulty" "$RESULTS/figures/difficulty"
+		rm -f "$RESULTS/figures/difficulty/systems" # this work directory's paths: no use elsewhere
 		cp "$WORK/scores/difficulty.md" "$RESULTS/figures/"
 	fi
 	# drawn once both have finished training: a run still training (in
