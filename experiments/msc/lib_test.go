@@ -118,3 +118,20 @@ func TestClaimsKeepTwoLanesApart(t *testing.T) {
 		t.Errorf("claims:\n%s\nwant:\n%s", out, want)
 	}
 }
+
+// slim_metrics drops the per-layer gradient norms after KEEP updates and
+// keeps 7 significant digits of every number (float32's), rounded, leaving
+// shorter numbers and integers as they are.
+func TestSlimMetricsKeepsFigure5sNormsToFloat32Digits(t *testing.T) {
+	in := `{"update":2,"lr":6.190123456e-05,"layer_grad_norms":{"a.layers.0":0.0011055915017510672},"layer_grad_norms_shared":{"a.layers.0":12.391121688773327},"loss":5.59}` + "\n" +
+		`{"update":3,"nll":3.5191234567,"layer_grad_norms":{"a.layers.0":0.39},"layer_grad_norms_shared":{"a.layers.0":0.1},"tokens":40960}` + "\n"
+	want := `{"update":2,"lr":6.190123e-05,"layer_grad_norms":{"a.layers.0":0.001105592},"layer_grad_norms_shared":{"a.layers.0":12.39112},"loss":5.59}` + "\n" +
+		`{"update":3,"nll":3.519123,"tokens":40960}` + "\n"
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "m.jsonl"), []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := lib(t, work, `slim_metrics 2 <"$WORK/m.jsonl"`); got != want {
+		t.Errorf("slim_metrics 2:\n%s\nwant:\n%s", got, want)
+	}
+}
