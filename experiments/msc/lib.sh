@@ -446,15 +446,15 @@ figures() {
 	done
 	# redone when more systems are scored
 	if [ -s "$ranking" ] && [ -s "$WORK/hyp/base6.de" ] && [ -s "$WORK/hyp/msc36.de" ] &&
-		[ "${hyps[*]}" != "$(cat "$WORK/difficulty/systems" 2>/dev/null)" ]; then
+		[ "${hyps[*]}" != "$(cat "$WORK/difficulty.systems" 2>/dev/null)" ]; then
 		rm -rf "$WORK/difficulty"
 		"$STRATA" analyze difficulty --scores "$ranking" --source "$TEST_SRC" --ref "$TEST_REF" \
 			--output "$WORK/difficulty" "${hyps[@]}" >"$WORK/scores/difficulty.md"
-		echo "${hyps[*]}" >"$WORK/difficulty/systems"
+		# beside the figure, not in it: these paths mean nothing in the archive
+		echo "${hyps[*]}" >"$WORK/difficulty.systems"
 		mkdir -p "$RESULTS/figures"
 		rm -rf "$RESULTS/figures/difficulty"
 		cp -R "$WORK/difficulty" "$RESULTS/figures/difficulty"
-		rm -f "$RESULTS/figures/difficulty/systems" # this work directory's paths: no use elsewhere
 		cp "$WORK/scores/difficulty.md" "$RESULTS/figures/"
 	fi
 	# drawn once both have finished training: a run still training (in
