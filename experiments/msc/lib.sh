@@ -514,22 +514,16 @@ archive() {
 # slim_metrics KEEP: metrics.jsonl (stdin to stdout) without the per-layer
 # gradient norms of updates after KEEP: only Figure 5 reads them, over the
 # first FIG5_UPDATES updates of msc36 and dlcl36, and at every update of a
-# deep run they would make an archive ten times its size. Numbers keep 7
-# significant digits, float32's (the norms are sums of float32 gradients):
-# with Go's 17, msc36's first 2,000 updates alone passed the archive's size
-# cap (experiments/zero-shot TestArchivedSystemsAreSmall).
+# deep run they would make an archive ten times its size. Numbers keep
+# float32's 7 significant digits (float32_digits): with Go's 17, msc36's
+# first 2,000 updates alone passed the archive's size cap.
 slim_metrics() {
 	awk -v keep="$1" '{
 		u = 0
 		if (match($0, /"update":[0-9]+/)) u = substr($0, RSTART + 9, RLENGTH - 9) + 0
 		if (u > keep) gsub(/,"layer_grad_norms(_shared)?":\{[^}]*\}/, "")
-		out = ""
-		while (match($0, /[0-9]+\.[0-9]+([eE][-+]?[0-9]+)?/)) {
-			out = out substr($0, 1, RSTART - 1) sprintf("%.7g", substr($0, RSTART, RLENGTH))
-			$0 = substr($0, RSTART + RLENGTH)
-		}
-		print out $0
-	}'
+		print
+	}' | float32_digits
 }
 
 # restore: puts archived systems back into a WORK that lacks them, so that

@@ -1,9 +1,14 @@
 package zeroshot
 
 import (
+	"compress/gzip"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -62,4 +67,81 @@ func treeSize(dir string) (int64, error) {
 		return nil
 	})
 	return total, err
+}
+
+// decimalNumber matches what float32_digits (experiments/json.sh) rounds.
+var decimalNumber = regexp.MustCompile(`[0-9]+\.[0-9]+([eE][-+]?[0-9]+)?`)
+
+// significantDigits counts the significant digits of a decimal number as
+// written ("0.001105592" has 7, "6.190123e-05" has 7).
+func significantDigits(num string) int {
+	if i := strings.IndexAny(num, "eE"); i >= 0 {
+		num = num[:i]
+	}
+	digits := strings.TrimLeft(strings.Replace(num, ".", "", 1), "0")
+	return len(digits)
+}
+
+// TestArchivedMetricsKeepFloat32Digits checks the metrics of every system
+// the two studies archived (zero-shot's run/metrics.jsonl.gz, MSC's
+// metrics.jsonl.gz): numbers keep float32's 7 significant digits
+// (float32_digits in experiments/json.sh), which keeps them within
+// TestArchivedSystemsAreSmall's cap.
+func TestArchivedMetricsKeepFloat32Digits(t *testing.T) {
+	var files []string
+	for _, pattern := range []string{"../zero-shot/results/*/run/metrics.jsonl*", "../msc/results/*/metrics.jsonl*"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Skip("no archived metrics under experiments/{zero-shot,msc}/results")
+	}
+	for _, f := range files {
+		checkFloat32Digits(t, f)
+	}
+}
+
+// checkFloat32Digits fails when a metrics file (gzipped or not) writes a
+// number with more digits than float32 holds.
+func checkFloat32Digits(t *testing.T, path string) {
+	t.Helper()
+	data, err := readMaybeGzipped(path)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	for _, num := range decimalNumber.FindAllString(string(data), -1) {
+		if significantDigits(num) > 7 {
+			t.Errorf("%s writes %s: more digits than float32's 7 (float32_digits)", path, num)
+			return
+		}
+	}
+}
+
+// readMaybeGzipped reads path, gunzipping it when its name ends in .gz.
+func readMaybeGzipped(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if !strings.HasSuffix(path, ".gz") {
+		return io.ReadAll(f)
+	}
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return io.ReadAll(z)
+}
+
+func TestSignificantDigits(t *testing.T) {
+	for num, want := range map[string]int{"0.001105592": 7, "6.190123e-05": 7, "12.39112": 7, "5.59": 3, "0.4026270824013704": 16, "100.0": 4} {
+		if got := significantDigits(num); got != want {
+			t.Errorf("significantDigits(%s) = %d, want %d", num, got, want)
+		}
+	}
 }

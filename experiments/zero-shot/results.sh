@@ -5,22 +5,23 @@
 # be lost with a machine. Once a system is trained and evaluated,
 # `archive` copies what the summaries are made of into RESULTS (tracked by
 # git): the reason training stopped, a thinned metrics.jsonl (every valid
-# record, every 100th train record) and the train log, the eval-matrix
-# outputs with the hypotheses they scored (the paired bootstrap needs
-# them), and the LLR probes. Each archived system stays within 1.5 MB
-# (a test checks it), so the archive leaves out what the summaries do not
-# read: figures (the summary draws its own), hypotheses no direction
-# scores (the first leg of a pivot where the test set has no English
-# side), and the pivot system's pivot translations, whose test against
-# the direct ones (`eval-matrix table --against-pivot`) is kept instead as
-# eval/TEST/against-pivot.md. Hypotheses, the train log and any other
-# text file over 100 KB are kept gzipped in place (FILE.gz), which strata
-# reads as it reads FILE (strata status, eval-matrix table, analyze).
-# `restore` puts them back into a WORK that lacks them, so on a fresh
-# machine the same command neither trains nor evaluates a finished system
-# again, and the summaries, the significance tests and Table 4's choice of
-# rows come out as before. The checkpoints themselves are not kept (15-46
-# MB each); re-evaluating a restored system means training it again.
+# record, every 100th train record, numbers to float32's 7 digits) and the
+# train log, the eval-matrix outputs with the hypotheses they scored (the
+# paired bootstrap needs them), and the LLR probes. Each archived system
+# stays within 1.5 MB (a test checks it), so the archive leaves out what
+# the summaries do not read: figures (the summary draws its own),
+# hypotheses no direction scores (the first leg of a pivot where the test
+# set has no English side), and the pivot system's pivot translations,
+# whose test against the direct ones (`eval-matrix table --against-pivot`)
+# is kept instead as eval/TEST/against-pivot.md. Hypotheses, the train log
+# and any other text file over 100 KB are kept gzipped in place (FILE.gz),
+# which strata reads as it reads FILE (strata status, eval-matrix table,
+# analyze). `restore` puts them back into a WORK that lacks them, so on a
+# fresh machine the same command neither trains nor evaluates a finished
+# system again, and the summaries, the significance tests and Table 4's
+# choice of rows come out as before. The checkpoints themselves are not
+# kept (15-46 MB each); re-evaluating a restored system means training it
+# again.
 
 # pack DIR: gzips DIR's hypotheses, train log and other text files over
 # 100 KB in place (FILE becomes FILE.gz; -n keeps names and times out, so
@@ -98,7 +99,7 @@ archive() {
 	rm -rf "$dst"
 	mkdir -p "$dst/run" "$dst/eval"
 	cp "$run/.done" "$run/run.json" "$run/train.log" "$dst/run/"
-	awk '!/"type":"train"/ || /"update":[0-9]*00[,}]/' "$run/metrics.jsonl" >"$dst/run/metrics.jsonl"
+	awk '!/"type":"train"/ || /"update":[0-9]*00[,}]/' "$run/metrics.jsonl" | float32_digits >"$dst/run/metrics.jsonl"
 	for t in l10n tatoeba flores dev; do
 		[ -d "$WORK/eval/$name/$t" ] || continue
 		cp -R "$WORK/eval/$name/$t" "$dst/eval/$t"

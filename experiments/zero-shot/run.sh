@@ -172,6 +172,8 @@ if [ "$SMOKE" = 1 ]; then RESULTS=${RESULTS:-$WORK/results}; else RESULTS=${RESU
 . experiments/deadline.sh
 # shellcheck source=experiments/exitcode.sh
 . experiments/exitcode.sh
+# shellcheck source=experiments/json.sh
+. experiments/json.sh
 deadline_start
 LANGCSV=$(echo $LANGS | tr ' ' ,)
 
