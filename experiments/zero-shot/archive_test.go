@@ -1,15 +1,14 @@
 package zeroshot
 
 import (
-	"compress/gzip"
-	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/strata-nmt/strata/internal/textio"
 )
 
 // maxArchivedSystem bounds what one archived system may add to the
@@ -108,7 +107,7 @@ func TestArchivedMetricsKeepFloat32Digits(t *testing.T) {
 // number with more digits than float32 holds.
 func checkFloat32Digits(t *testing.T, path string) {
 	t.Helper()
-	data, err := readMaybeGzipped(path)
+	data, err := textio.ReadFile(path)
 	if err != nil {
 		t.Error(err)
 		return
@@ -119,23 +118,6 @@ func checkFloat32Digits(t *testing.T, path string) {
 			return
 		}
 	}
-}
-
-// readMaybeGzipped reads path, gunzipping it when its name ends in .gz.
-func readMaybeGzipped(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if !strings.HasSuffix(path, ".gz") {
-		return io.ReadAll(f)
-	}
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return io.ReadAll(z)
 }
 
 func TestSignificantDigits(t *testing.T) {
