@@ -112,6 +112,11 @@ func (l *LayerGradNorms) Median() float64 {
 	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
+// Mean is the mean of the layer's gradient norms over the updates read
+// (NaN when there are none): the level the depth profile draws, a mean as
+// BlockMeanRatio's is, so that the profile and the ratio read alike.
+func (l *LayerGradNorms) Mean() float64 { return meanNorm([]*LayerGradNorms{l}) }
+
 // BlockMeanRatio is the mean gradient norm of the lowest n layers over
 // every update read, divided by the same mean of the top n layers: the MSC
 // study's read-out of Figure 5 ("the bottom block's mean norm to the top

@@ -102,3 +102,12 @@ func TestBlockMeanRatio(t *testing.T) {
 		t.Errorf("blocks of 3 in 4 layers: %v, want NaN", got)
 	}
 }
+
+func TestLayerGradNormsMean(t *testing.T) {
+	if got := (&LayerGradNorms{Norms: []float64{1, 2, 9}}).Mean(); got != 4 {
+		t.Errorf("mean of [1 2 9] = %v, want 4", got)
+	}
+	if got := (&LayerGradNorms{}).Mean(); !math.IsNaN(got) {
+		t.Errorf("mean of nothing = %v, want NaN", got)
+	}
+}

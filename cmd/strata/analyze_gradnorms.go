@@ -16,7 +16,7 @@ import (
 func init() {
 	var out string
 	var updates, lines, block, smooth int
-	var logY bool
+	var logY, profile bool
 	var params string
 	cmd := &cobra.Command{
 		Use:   "grad-norms RUN [RUN...] --output PREFIX",
@@ -38,18 +38,28 @@ read divided by that of the top N (N = 6: MSC-36's bottom and top blocks).
 
 --smooth N draws each layer's mean over windows of N updates (the paper
 does not say whether its Figure 5 is smoothed); the printed medians and
-ratios are of the per-update norms.`,
+ratios are of the per-update norms.
+
+--profile also draws PREFIX-profile.png: every encoder layer's mean norm
+over the updates read, by depth, one curve per run, so that runs compare
+in one picture at every layer, the middle ones included.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, runs []string) error {
 			if params != "all" && params != "shared" {
 				return fmt.Errorf("--params %q: want all or shared", params)
 			}
+			var depth []plot.Series
 			for _, run := range runs {
-				if err := plotGradNorms(cmd.OutOrStdout(), run, gradNormsPlot{out, params, updates, lines, block, smooth, logY}); err != nil {
+				layers, err := plotGradNorms(cmd.OutOrStdout(), run, gradNormsPlot{out, params, updates, lines, block, smooth, logY})
+				if err != nil {
 					return err
 				}
+				depth = append(depth, depthProfile(runName(run), layers))
 			}
-			return nil
+			if !profile {
+				return nil
+			}
+			return plotDepthProfile(cmd.OutOrStdout(), out+"-profile.png", params, updates, depth, logY)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "grad-norms", "output prefix: PREFIX-RUNNAME.png")
@@ -58,6 +68,7 @@ ratios are of the per-update norms.`,
 	cmd.Flags().BoolVar(&logY, "log-y", false, "logarithmic norm axis")
 	cmd.Flags().IntVar(&smooth, "smooth", 1, "draw the mean over windows of this many updates (1: every update)")
 	cmd.Flags().IntVar(&block, "block", 0, "also print the mean norm of the lowest N layers over that of the top N (0: off)")
+	cmd.Flags().BoolVar(&profile, "profile", false, "also draw PREFIX-profile.png: each encoder layer's mean norm by depth, one curve per run")
 	cmd.Flags().StringVar(&params, "params", "all", "all: a layer's whole gradient; shared: self-attention and FFN only (like for like across architectures)")
 	analyzeCmd.AddCommand(aliases(cmd, map[string]string{"out": "output"}))
 }
@@ -77,12 +88,13 @@ type gradNormsPlot struct {
 	logY                          bool
 }
 
-// plotGradNorms draws one run's encoder layers to PREFIX-RUNNAME.png and
-// prints their medians and, with block, the bottom/top block ratio.
-func plotGradNorms(w io.Writer, run string, o gradNormsPlot) error {
+// plotGradNorms draws one run's encoder layers to PREFIX-RUNNAME.png,
+// prints their medians and, with block, the bottom/top block ratio, and
+// returns the layers read.
+func plotGradNorms(w io.Writer, run string, o gradNormsPlot) ([]*analysis.LayerGradNorms, error) {
 	layers, err := analysis.ReadEncoderGradNorms(filepath.Join(run, "metrics.jsonl"), o.updates, o.params == "shared")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var series []plot.Series
 	var medians []string
@@ -95,10 +107,10 @@ func plotGradNorms(w io.Writer, run string, o gradNormsPlot) error {
 	if o.logY {
 		opts = append(opts, plot.LogY())
 	}
-	name := filepath.Base(filepath.Clean(run))
+	name := runName(run)
 	path := fmt.Sprintf("%s-%s.png", o.out, name)
 	if err := plot.Lines(path, gradNormsTitle(o.params)+name, "update", "gradient norm", series, opts...); err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintf(w, "wrote %s (%d of %d encoder layers)\n", path, len(series), len(layers))
 	bottom, top := layers[0], layers[len(layers)-1]
@@ -107,9 +119,40 @@ func plotGradNorms(w io.Writer, run string, o gradNormsPlot) error {
 	if o.block > 0 {
 		r := analysis.BlockMeanRatio(layers, o.block)
 		if math.IsNaN(r) {
-			return fmt.Errorf("%s: --block %d needs at least %d encoder layers, the run has %d", run, o.block, 2*o.block, len(layers))
+			return nil, fmt.Errorf("%s: --block %d needs at least %d encoder layers, the run has %d", run, o.block, 2*o.block, len(layers))
 		}
 		fmt.Fprintf(w, "%s: mean gradient norm of the lowest %d layers / the top %d: %.2f\n", name, o.block, o.block, r)
 	}
+	return layers, nil
+}
+
+// runName is how plots and printouts name a run: its directory's name.
+func runName(run string) string { return filepath.Base(filepath.Clean(run)) }
+
+// depthProfile is one run's curve of the depth profile: each encoder
+// layer's mean norm (x: layer, 1 the lowest).
+func depthProfile(name string, layers []*analysis.LayerGradNorms) plot.Series {
+	s := plot.Series{Name: name}
+	for i, l := range layers {
+		s.X, s.Y = append(s.X, float64(i+1)), append(s.Y, l.Mean())
+	}
+	return s
+}
+
+// plotDepthProfile draws the runs' depth profiles in one chart.
+func plotDepthProfile(w io.Writer, path, params string, updates int, depth []plot.Series, logY bool) error {
+	over := "every update read"
+	if updates > 0 {
+		over = fmt.Sprintf("the first %d updates", updates)
+	}
+	var opts []plot.Option
+	if logY {
+		opts = append(opts, plot.LogY())
+	}
+	title := strings.TrimSuffix(gradNormsTitle(params), ": ") + ", mean over " + over
+	if err := plot.Lines(path, title, "encoder layer (1: the lowest)", "mean gradient norm", depth, opts...); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s (each encoder layer's mean norm, %d runs)\n", path, len(depth))
 	return nil
 }

@@ -438,7 +438,8 @@ rank_difficulty() {
 # figures: Figure 3 (BLEU by difficulty bucket, ranked by rank_difficulty)
 # and Figure 5 (per-layer gradient norms of the parameters msc36 and dlcl36
 # share, over their first FIG5_UPDATES updates, drawn as means over 20
-# updates; the block ratio is of the per-update norms).
+# updates, and each layer's mean by depth, both runs in one chart; the
+# block ratio is of the per-update norms).
 figures() {
 	local ranking=$RESULTS/figures/ranking/difficulty.tsv s hyps=()
 	for s in base6 msc36 msc6 dlcl36 transparent36; do
@@ -461,7 +462,7 @@ figures() {
 	# another lane, or stopped by a time limit) has fewer updates to show
 	if [ -e "$WORK/runs/msc36/.done" ] && [ -e "$WORK/runs/dlcl36/.done" ] && [ ! -e "$WORK/fig5/.done" ]; then
 		mkdir -p "$WORK/fig5"
-		"$STRATA" analyze grad-norms --params shared --updates "$FIG5_UPDATES" --block 6 --log-y --smooth 20 --out "$WORK/fig5/shared" \
+		"$STRATA" analyze grad-norms --params shared --updates "$FIG5_UPDATES" --block 6 --log-y --smooth 20 --profile --out "$WORK/fig5/shared" \
 			"$WORK/runs/msc36" "$WORK/runs/dlcl36" >"$WORK/fig5/shared.txt" && touch "$WORK/fig5/.done"
 		mkdir -p "$RESULTS/figures"
 		rm -rf "$RESULTS/figures/fig5"

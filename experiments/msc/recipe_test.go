@@ -85,8 +85,10 @@ func TestSmokeRecipeArchivesFiguresAndTables(t *testing.T) {
 	if fig3 := read("figures/difficulty.md"); !strings.Contains(fig3, "| Challenging |") || !strings.Contains(fig3, "dlcl36 BLEU") {
 		t.Errorf("Figure 3 table:\n%s", fig3)
 	}
-	if _, err := os.Stat(filepath.Join(results, "figures", "fig5", ".done")); err != nil {
-		t.Errorf("Figure 5: %v", err)
+	for _, f := range []string{".done", "shared-msc36.png", "shared-dlcl36.png", "shared-profile.png"} {
+		if _, err := os.Stat(filepath.Join(results, "figures", "fig5", f)); err != nil {
+			t.Errorf("Figure 5: %v", err)
+		}
 	}
 	tables := read("tables.md")
 	for _, want := range []string{"| `msc36` | 29.04 |", "| T2-a | `msc6` − `base6` | +0.26 |", "| T3-a | `msc36` − `dlcl36` |", "- T2-c: ", "(at one seed)", "- F3 (at one seed; Figure 3): gain in Challenging minus gain in Simple", "over the top 6, first 40 updates): msc36 "} {
