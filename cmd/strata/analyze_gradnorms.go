@@ -103,10 +103,7 @@ func plotGradNorms(w io.Writer, run string, o gradNormsPlot) ([]*analysis.LayerG
 		series = append(series, plot.Series{Name: fmt.Sprintf("L%d", i+1), X: x, Y: y})
 		medians = append(medians, fmt.Sprintf("L%d %.4g", i+1, layers[i].Median()))
 	}
-	var opts []plot.Option
-	if o.logY {
-		opts = append(opts, plot.LogY())
-	}
+	opts := normAxis(o.logY)
 	name := runName(run)
 	path := fmt.Sprintf("%s-%s.png", o.out, name)
 	if err := plot.Lines(path, gradNormsTitle(o.params)+name, "update", "gradient norm", series, opts...); err != nil {
@@ -124,6 +121,14 @@ func plotGradNorms(w io.Writer, run string, o gradNormsPlot) ([]*analysis.LayerG
 		fmt.Fprintf(w, "%s: mean gradient norm of the lowest %d layers / the top %d: %.2f\n", name, o.block, o.block, r)
 	}
 	return layers, nil
+}
+
+// normAxis is the plot options of a norm axis: logarithmic with --log-y.
+func normAxis(logY bool) []plot.Option {
+	if logY {
+		return []plot.Option{plot.LogY()}
+	}
+	return nil
 }
 
 // runName is how plots and printouts name a run: its directory's name.
@@ -145,10 +150,7 @@ func plotDepthProfile(w io.Writer, path, params string, updates int, depth []plo
 	if updates > 0 {
 		over = fmt.Sprintf("the first %d updates", updates)
 	}
-	var opts []plot.Option
-	if logY {
-		opts = append(opts, plot.LogY())
-	}
+	opts := normAxis(logY)
 	title := strings.TrimSuffix(gradNormsTitle(params), ": ") + ", mean over " + over
 	if err := plot.Lines(path, title, "encoder layer (1: the lowest)", "mean gradient norm", depth, opts...); err != nil {
 		return err
