@@ -42,24 +42,25 @@ ratios are of the per-update norms.
 
 --profile also draws PREFIX-profile.png: every encoder layer's mean norm
 over the updates read, by depth, one curve per run, so that runs compare
-in one picture at every layer, the middle ones included.`,
+in one picture at every layer, the middle ones included; the numbers go to
+PREFIX-profile.tsv (a row per layer, a column per run).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, runs []string) error {
 			if params != "all" && params != "shared" {
 				return fmt.Errorf("--params %q: want all or shared", params)
 			}
-			var depth []plot.Series
+			var depth []analysis.DepthProfile
 			for _, run := range runs {
 				layers, err := plotGradNorms(cmd.OutOrStdout(), run, gradNormsPlot{out, params, updates, lines, block, smooth, logY})
 				if err != nil {
 					return err
 				}
-				depth = append(depth, depthProfile(runName(run), layers))
+				depth = append(depth, analysis.NewDepthProfile(runName(run), layers))
 			}
 			if !profile {
 				return nil
 			}
-			return plotDepthProfile(cmd.OutOrStdout(), out+"-profile.png", params, updates, depth, logY)
+			return writeDepthProfile(cmd.OutOrStdout(), out+"-profile", params, updates, depth, logY)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "grad-norms", "output prefix: PREFIX-RUNNAME.png")
@@ -68,7 +69,7 @@ in one picture at every layer, the middle ones included.`,
 	cmd.Flags().BoolVar(&logY, "log-y", false, "logarithmic norm axis")
 	cmd.Flags().IntVar(&smooth, "smooth", 1, "draw the mean over windows of this many updates (1: every update)")
 	cmd.Flags().IntVar(&block, "block", 0, "also print the mean norm of the lowest N layers over that of the top N (0: off)")
-	cmd.Flags().BoolVar(&profile, "profile", false, "also draw PREFIX-profile.png: each encoder layer's mean norm by depth, one curve per run")
+	cmd.Flags().BoolVar(&profile, "profile", false, "also draw PREFIX-profile.png (and its numbers, PREFIX-profile.tsv): each encoder layer's mean norm by depth, one curve per run")
 	cmd.Flags().StringVar(&params, "params", "all", "all: a layer's whole gradient; shared: self-attention and FFN only (like for like across architectures)")
 	analyzeCmd.AddCommand(aliases(cmd, map[string]string{"out": "output"}))
 }
@@ -134,27 +135,33 @@ func normAxis(logY bool) []plot.Option {
 // runName is how plots and printouts name a run: its directory's name.
 func runName(run string) string { return filepath.Base(filepath.Clean(run)) }
 
-// depthProfile is one run's curve of the depth profile: each encoder
-// layer's mean norm (x: layer, 1 the lowest).
-func depthProfile(name string, layers []*analysis.LayerGradNorms) plot.Series {
-	s := plot.Series{Name: name}
-	for i, l := range layers {
-		s.X, s.Y = append(s.X, float64(i+1)), append(s.Y, l.Mean())
-	}
-	return s
-}
-
-// plotDepthProfile draws the runs' depth profiles in one chart.
-func plotDepthProfile(w io.Writer, path, params string, updates int, depth []plot.Series, logY bool) error {
+// writeDepthProfile draws the runs' depth profiles in one chart,
+// PREFIX.png, and writes their numbers to PREFIX.tsv.
+func writeDepthProfile(w io.Writer, prefix, params string, updates int, depth []analysis.DepthProfile, logY bool) error {
 	over := "every update read"
 	if updates > 0 {
 		over = fmt.Sprintf("the first %d updates", updates)
 	}
-	opts := normAxis(logY)
+	var series []plot.Series
+	for _, p := range depth {
+		series = append(series, depthSeries(p))
+	}
 	title := strings.TrimSuffix(gradNormsTitle(params), ": ") + ", mean over " + over
-	if err := plot.Lines(path, title, "encoder layer (1: the lowest)", "mean gradient norm", depth, opts...); err != nil {
+	if err := plot.Lines(prefix+".png", title, "encoder layer (1: the lowest)", "mean gradient norm", series, normAxis(logY)...); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "wrote %s (each encoder layer's mean norm, %d runs)\n", path, len(depth))
+	if err := analysis.WriteDepthProfiles(prefix+".tsv", depth); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote %s.png and .tsv (each encoder layer's mean norm, %d runs)\n", prefix, len(depth))
 	return nil
+}
+
+// depthSeries is one run's curve of the depth profile (x: layer, 1 the lowest).
+func depthSeries(p analysis.DepthProfile) plot.Series {
+	s := plot.Series{Name: p.Run, Y: p.Means}
+	for i := range p.Means {
+		s.X = append(s.X, float64(i+1))
+	}
+	return s
 }

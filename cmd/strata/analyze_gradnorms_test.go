@@ -25,7 +25,7 @@ func TestGradNormsProfile(t *testing.T) {
 	}
 	prefix := filepath.Join(dir, "fig5")
 	out := run(t, "analyze", "grad-norms", filepath.Join(dir, "deep"), filepath.Join(dir, "flat"), "--out", prefix, "--profile")
-	if !strings.Contains(out, "wrote "+prefix+"-profile.png (each encoder layer's mean norm, 2 runs)") {
+	if !strings.Contains(out, "wrote "+prefix+"-profile.png and .tsv (each encoder layer's mean norm, 2 runs)") {
 		t.Errorf("no profile in the output:\n%s", out)
 	}
 	if b := readFile(t, prefix+"-profile.png"); !strings.HasPrefix(b, "\x89PNG") {
@@ -35,11 +35,14 @@ func TestGradNormsProfile(t *testing.T) {
 	if strings.Contains(out, "profile") || fileExists(filepath.Join(dir, "alone-profile.png")) {
 		t.Errorf("a profile drawn without --profile:\n%s", out)
 	}
+	if got, want := readFile(t, prefix+"-profile.tsv"), "layer\tdeep\tflat\n1\t5\t1\n2\t3\t1\n3\t2\t\n"; got != want {
+		t.Errorf("%s-profile.tsv\n%q\nwant the means\n%q", prefix, got, want)
+	}
 	layers, err := analysis.ReadEncoderGradNorms(filepath.Join(dir, "deep", "metrics.jsonl"), 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := depthProfile("deep", layers)
+	s := depthSeries(analysis.NewDepthProfile("deep", layers))
 	if !slices.Equal(s.X, []float64{1, 2, 3}) || !slices.Equal(s.Y, []float64{5, 3, 2}) {
 		t.Errorf("depth profile %v at %v, want the means [5 3 2] at [1 2 3]", s.Y, s.X)
 	}
