@@ -531,13 +531,18 @@ slim_metrics() {
 # they are neither trained nor decoded again.
 restore() {
 	local dst name run
+	# a figure directory left half drawn is replaced: cp -R into an
+	# existing directory would nest the archive inside it
 	if [ -d "$RESULTS/figures/difficulty" ] && [ ! -s "$WORK/difficulty/difficulty.json" ]; then
-		mkdir -p "$WORK"
 		mkdir -p "$WORK/scores"
+		rm -rf "$WORK/difficulty"
 		cp -R "$RESULTS/figures/difficulty" "$WORK/difficulty"
 		cp "$RESULTS/figures/difficulty.md" "$WORK/scores/"
 	fi
-	[ -e "$RESULTS/figures/fig5/.done" ] && [ ! -e "$WORK/fig5/.done" ] && cp -R "$RESULTS/figures/fig5" "$WORK/fig5"
+	if [ -e "$RESULTS/figures/fig5/.done" ] && [ ! -e "$WORK/fig5/.done" ]; then
+		rm -rf "$WORK/fig5"
+		cp -R "$RESULTS/figures/fig5" "$WORK/fig5"
+	fi
 	for dst in "$RESULTS"/*/; do
 		[ -e "$dst/.archived" ] || continue
 		name=$(basename "$dst") run=$WORK/runs/$name

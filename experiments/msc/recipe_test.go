@@ -106,6 +106,27 @@ func TestSmokeRecipeArchivesFiguresAndTables(t *testing.T) {
 		t.Errorf("tables from the restored archive:\n%s\nfirst run:\n%s", again, tables)
 	}
 
+	// Figures left half drawn in a work directory are replaced by the
+	// archive's, not joined by a copy nested inside them.
+	work2 := filepath.Join(tmp, "work2")
+	for _, p := range []string{"fig5/.done", "difficulty/difficulty.json"} {
+		if err := os.Remove(filepath.Join(work2, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	smoke(t, root, bin, shared, work2, results, "tables")
+	for _, p := range []string{"fig5/fig5", "difficulty/difficulty"} {
+		if _, err := os.Stat(filepath.Join(work2, p)); err == nil {
+			t.Errorf("the archive was copied into %s", filepath.Join(work2, p))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(work2, "fig5", ".done")); err != nil {
+		t.Errorf("Figure 5 not restored: %v", err)
+	}
+	if again := read("tables.md"); again != tables {
+		t.Errorf("tables after restoring half-drawn figures:\n%s\nfirst run:\n%s", again, tables)
+	}
+
 	// `run.sh tables` alone (between pieces, while systems still train)
 	// draws the figures the tables quote.
 	for _, p := range []string{"figures/difficulty.md", "figures/difficulty", "figures/fig5", "tables.md"} {
