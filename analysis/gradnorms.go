@@ -124,10 +124,19 @@ func (l *LayerGradNorms) Mean() float64 { return meanNorm([]*LayerGradNorms{l}) 
 // layers of a plain or DLCL stack. Means, not medians: the read-out was
 // fixed as a mean before the runs. NaN when there are fewer than 2n layers.
 func BlockMeanRatio(layers []*LayerGradNorms, n int) float64 {
+	bottom, top := BlockMeans(layers, n)
+	return bottom / top
+}
+
+// BlockMeans is the mean gradient norm of the lowest n layers over every
+// update read and the same mean of the top n layers, the two terms of
+// BlockMeanRatio (NaN when there are fewer than 2n layers): a ratio alone
+// hides which end of the stack moved.
+func BlockMeans(layers []*LayerGradNorms, n int) (bottom, top float64) {
 	if n < 1 || len(layers) < 2*n {
-		return math.NaN()
+		return math.NaN(), math.NaN()
 	}
-	return meanNorm(layers[:n]) / meanNorm(layers[len(layers)-n:])
+	return meanNorm(layers[:n]), meanNorm(layers[len(layers)-n:])
 }
 
 func meanNorm(layers []*LayerGradNorms) float64 {

@@ -101,6 +101,9 @@ func TestBlockMeanRatio(t *testing.T) {
 	if got := BlockMeanRatio(layers, 3); !math.IsNaN(got) {
 		t.Errorf("blocks of 3 in 4 layers: %v, want NaN", got)
 	}
+	if b, tp := BlockMeans(layers, 2); b != 6 || tp != 2 {
+		t.Errorf("block means of 2: %v and %v, want 6 and 2", b, tp)
+	}
 }
 
 func TestLayerGradNormsMean(t *testing.T) {

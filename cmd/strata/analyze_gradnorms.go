@@ -34,7 +34,8 @@ attention and gate (about 43% of an msc-18 layer), so that MSC and plain
 layers compare like for like; --params all (the default) is the whole layer.
 
 --block N also prints the mean norm of the lowest N layers over the updates
-read divided by that of the top N (N = 6: MSC-36's bottom and top blocks).
+read divided by that of the top N, and the two means (N = 6: MSC-36's
+bottom and top blocks).
 
 --smooth N draws each layer's mean over windows of N updates (the paper
 does not say whether its Figure 5 is smoothed); the printed medians and
@@ -115,11 +116,12 @@ func plotGradNorms(w io.Writer, run string, o gradNormsPlot) ([]*analysis.LayerG
 	fmt.Fprintf(w, "%s: median gradient norm over %d updates: %s; bottom/top %.2f\n",
 		name, len(bottom.Norms), strings.Join(medians, ", "), bottom.Median()/top.Median())
 	if o.block > 0 {
-		r := analysis.BlockMeanRatio(layers, o.block)
-		if math.IsNaN(r) {
+		bottom, top := analysis.BlockMeans(layers, o.block)
+		if math.IsNaN(bottom) {
 			return nil, fmt.Errorf("%s: --block %d needs at least %d encoder layers, the run has %d", run, o.block, 2*o.block, len(layers))
 		}
-		fmt.Fprintf(w, "%s: mean gradient norm of the lowest %d layers / the top %d: %.2f\n", name, o.block, o.block, r)
+		fmt.Fprintf(w, "%s: mean gradient norm of the lowest %d layers / the top %d: %.2f (%.4g / %.4g)\n",
+			name, o.block, o.block, bottom/top, bottom, top)
 	}
 	return layers, nil
 }

@@ -31,6 +31,10 @@ func TestGradNormsProfile(t *testing.T) {
 	if b := readFile(t, prefix+"-profile.png"); !strings.HasPrefix(b, "\x89PNG") {
 		t.Errorf("%s-profile.png is not a PNG", prefix)
 	}
+	// deep: layer means 5, 3, 2; blocks of 1: 5 / 2
+	if out := run(t, "analyze", "grad-norms", filepath.Join(dir, "deep"), "--out", prefix, "--block", "1"); !strings.Contains(out, "deep: mean gradient norm of the lowest 1 layers / the top 1: 2.50 (5 / 2)\n") {
+		t.Errorf("no block means in the output:\n%s", out)
+	}
 	out = run(t, "analyze", "grad-norms", filepath.Join(dir, "flat"), "--out", filepath.Join(dir, "alone"))
 	if strings.Contains(out, "profile") || fileExists(filepath.Join(dir, "alone-profile.png")) {
 		t.Errorf("a profile drawn without --profile:\n%s", out)
