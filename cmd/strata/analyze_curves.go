@@ -13,7 +13,7 @@ import (
 
 func init() {
 	var out string
-	var smooth int
+	var smooth, updates int
 	cmd := &cobra.Command{
 		Use:   "curves RUN [RUN...] --output PNG",
 		Short: "Plot training and validation loss of one or more runs (from RUN/metrics.jsonl)",
@@ -26,7 +26,7 @@ func init() {
 					return err
 				}
 				name := filepath.Base(filepath.Clean(run))
-				tr, va := lossSeries(recs, smooth)
+				tr, va := analysis.LossCurves(recs, smooth, updates)
 				tr.Name, va.Name = name+" train", name+" valid"
 				series = append(series, tr)
 				if len(va.X) > 0 {
@@ -42,20 +42,6 @@ func init() {
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "curves.png", "PNG file to write")
 	cmd.Flags().IntVar(&smooth, "smooth", 50, "average the training loss over this many updates")
+	cmd.Flags().IntVar(&updates, "updates", 0, "plot only the first N updates (0: all), to compare runs at a common budget")
 	analyzeCmd.AddCommand(aliases(cmd, map[string]string{"out": "output"}))
-}
-
-// lossSeries returns the training loss (nll, averaged over windows of
-// smooth updates) and the validation nll.
-func lossSeries(recs []rundir.Record, smooth int) (tr, va plot.Series) {
-	for _, r := range recs {
-		switch r.Type {
-		case "train":
-			tr.X, tr.Y = append(tr.X, float64(r.Update)), append(tr.Y, r.NLL)
-		case "valid":
-			va.X, va.Y = append(va.X, float64(r.Update)), append(va.Y, r.Loss)
-		}
-	}
-	tr.X, tr.Y = analysis.WindowMeans(tr.X, tr.Y, smooth)
-	return tr, va
 }
