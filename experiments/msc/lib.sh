@@ -435,11 +435,11 @@ rank_difficulty() {
 	rm -rf "$tmp"
 }
 
-# figures: Figure 3 (BLEU by difficulty bucket, ranked by rank_difficulty)
-# and Figure 5 (per-layer gradient norms of the parameters msc36 and dlcl36
-# share, over their first FIG5_UPDATES updates, drawn as means over 20
-# updates, and each layer's mean by depth, both runs in one chart; the
-# block ratio is of the per-update norms).
+# figures: Figure 3 (BLEU by difficulty bucket, ranked by rank_difficulty),
+# the systems' loss curves up to B, and Figure 5 (per-layer gradient norms
+# of the parameters msc36 and dlcl36 share, over their first FIG5_UPDATES
+# updates, drawn as means over 20 updates, and each layer's mean by depth,
+# both runs in one chart; the block ratio is of the per-update norms).
 figures() {
 	local ranking=$RESULTS/figures/ranking/difficulty.tsv s hyps=()
 	for s in base6 msc36 msc6 dlcl36 transparent36; do
@@ -457,6 +457,17 @@ figures() {
 		rm -rf "$RESULTS/figures/difficulty"
 		cp -R "$WORK/difficulty" "$RESULTS/figures/difficulty"
 		cp "$WORK/scores/difficulty.md" "$RESULTS/figures/"
+	fi
+	# the learning curves of Tables 2 and 3's systems up to B, redrawn as
+	# systems finish (cheap: it reads their metrics)
+	local b runs=()
+	for s in base6 msc6 msc36 dlcl36 transparent36; do
+		[ -e "$WORK/runs/$s/.done" ] && runs+=("$WORK/runs/$s")
+	done
+	if b=$(budget) && [ "${#runs[@]}" -gt 1 ]; then
+		"$STRATA" analyze curves --updates "$b" --smooth 100 --out "$WORK/curves.png" "${runs[@]}" >/dev/null
+		mkdir -p "$RESULTS/figures"
+		cp "$WORK/curves.png" "$RESULTS/figures/curves.png"
 	fi
 	# drawn once both have finished training: a run still training (in
 	# another lane, or stopped by a time limit) has fewer updates to show

@@ -85,6 +85,9 @@ func TestSmokeRecipeArchivesFiguresAndTables(t *testing.T) {
 	if fig3 := read("figures/difficulty.md"); !strings.Contains(fig3, "| Challenging |") || !strings.Contains(fig3, "dlcl36 BLEU") {
 		t.Errorf("Figure 3 table:\n%s", fig3)
 	}
+	if b := read("figures/curves.png"); !strings.HasPrefix(b, "\x89PNG") {
+		t.Errorf("figures/curves.png is not a PNG")
+	}
 	for _, f := range []string{".done", "shared-msc36.png", "shared-dlcl36.png", "shared-profile.png", "shared-profile.tsv"} {
 		if _, err := os.Stat(filepath.Join(results, "figures", "fig5", f)); err != nil {
 			t.Errorf("Figure 5: %v", err)
