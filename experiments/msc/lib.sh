@@ -308,13 +308,15 @@ contrast_row() {
 	bleu=$(metric_line BLEU "$j") chrf=$(metric_line chrF2 "$j")
 	awk -v c="$1" -v pp="$2" -v s="$3" -v b="$4" -v p="$(json_num p_value <<<"$bleu")" \
 		-v d="$(diff_field score <<<"$bleu")" -v lo="$(diff_field lower <<<"$bleu")" \
-		-v hi="$(diff_field upper <<<"$bleu")" -v dc="$(diff_field score <<<"$chrf")" 'BEGIN {
+		-v hi="$(diff_field upper <<<"$bleu")" -v dc="$(diff_field score <<<"$chrf")" \
+		-v clo="$(diff_field lower <<<"$chrf")" -v chi="$(diff_field upper <<<"$chrf")" \
+		-v cp="$(json_num p_value <<<"$chrf")" 'BEGIN {
 		if (!(p < 0.05 && d * dc > 0)) { o = "n.s."; w = "does not count" }
 		else if (c == "") { o = "counts"; w = "counts" }
 		else if (d * pp > 0) { o = "paper"; w = "counts, the paper'"'"'s direction" }
 		else { o = "opposite"; w = "counts, the opposite direction" }
 		pair = sprintf("`%s` − `%s`", s, b)
-		row = sprintf("%+.2f (%+.2f to %+.2f) | %.3f | %+.2f | %s |", d, lo, hi, p, dc, w)
+		row = sprintf("%+.2f (%+.2f to %+.2f) | %.3f | %+.2f (%+.2f to %+.2f), %.3f | %s |", d, lo, hi, p, dc, clo, chi, cp, w)
 		if (c == "") printf "%s|| %s | %s\n", o, pair, row
 		else printf "%s|| %s | %s | %s | %s\n", o, c, pair, pp, row
 	}'
@@ -363,7 +365,7 @@ tables() {
 				'BEGIN { printf "| `%s` | %s | %.2f (%.1f-%.1f) | %.2f | %.2f |\n", n, pp, s, mu - ci, mu + ci, c, t }'
 		done
 		printf '\nClaims: a two-sided paired bootstrap on l10n test (1,000 resamples, seed 12345) per seed; a difference counts when p < 0.05 in BLEU and chrF has the same sign.\n\n'
-		printf '| claim | contrast | paper Δ | BLEU Δ (95%% CI) | p | chrF Δ | at this seed |\n|---|---|---:|---|---:|---:|---|\n'
+		printf '| claim | contrast | paper Δ | BLEU Δ (95%% CI) | p | chrF Δ (95%% CI), p | at this seed |\n|---|---|---:|---|---:|---|---|\n'
 		printf '%s\n%s' "$rows" "$verdicts"
 		# F3 is read off Figure 3's test of msc36 against base6 (one seed)
 		if [ -s "$RESULTS/figures/difficulty.md" ] && grep -q '^msc36: gain in' "$RESULTS/figures/difficulty.md"; then
@@ -405,7 +407,7 @@ others() {
 	done
 	[ -n "$rows" ] || return 0
 	printf '\nOther contrasts (no claim of Tables 2 and 3), under the same rule:\n\n'
-	printf '| contrast | BLEU Δ (95%% CI) | p | chrF Δ | at this seed |\n|---|---|---:|---:|---|\n%s' "$rows"
+	printf '| contrast | BLEU Δ (95%% CI) | p | chrF Δ (95%% CI), p | at this seed |\n|---|---|---:|---|---|\n%s' "$rows"
 }
 
 # rank_difficulty: Figure 3's ranking of the test pairs, once base6 has

@@ -42,11 +42,12 @@ func TestVerdictFollowsTheDesignsRule(t *testing.T) {
 }
 
 // paired writes a contrast's JSON as `strata eval --paired-bs --json` does
-// (BLEU and chrF2 lines, keys in encoding/json's order).
+// (BLEU and chrF2 lines, keys in encoding/json's order); chrF's interval
+// is -0.25 to +1.25 and its p 0.031 in every contrast.
 func paired(t *testing.T, work, name, bleu, lower, upper, p, chrf string) {
 	t.Helper()
 	js := `{"difference":{"score":` + bleu + `,"mean":0,"ci":0,"lower":` + lower + `,"upper":` + upper + `},"name":"BLEU","p_value":` + p + `,"score":1}` + "\n" +
-		`{"difference":{"score":` + chrf + `,"mean":0,"ci":0,"lower":0,"upper":0},"name":"chrF2","p_value":0.5,"score":2}` + "\n"
+		`{"difference":{"score":` + chrf + `,"mean":0,"ci":0,"lower":-0.25,"upper":1.25},"name":"chrF2","p_value":0.031,"score":2}` + "\n"
 	if err := os.WriteFile(filepath.Join(work, "scores", name+".json"), []byte(js), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -74,12 +75,12 @@ func TestTablesReportSystemsContrastsAndVerdicts(t *testing.T) {
 	for _, want := range []string{
 		"checkpoints at 3000, 3500 and 4000 updates",
 		"| `base6` | 27.23 | 26.54 (24.8-28.3) | 54.71 | 63.04 |", // μ ± ci, as sacreBLEU prints it
-		"| T2-a | `msc6` − `base6` | +0.26 | +0.80 (+0.20 to +1.40) | 0.010 | +0.50 | counts, the paper's direction |",
-		"| T2-b | `msc36-s2` − `base6-s2` | +1.81 | +0.60 (-0.10 to +1.30) | 0.080 | +0.40 | does not count |",
+		"| T2-a | `msc6` − `base6` | +0.26 | +0.80 (+0.20 to +1.40) | 0.010 | +0.50 (-0.25 to +1.25), 0.031 | counts, the paper's direction |",
+		"| T2-b | `msc36-s2` − `base6-s2` | +1.81 | +0.60 (-0.10 to +1.30) | 0.080 | +0.40 (-0.25 to +1.25), 0.031 | does not count |",
 		"- T2-a: confirmed (at one seed)",
 		"- T2-b: not confirmed (at 2 seeds)",
 		"- T2-c: reversed (at one seed)",
-		"| `msc36-noctx` − `msc36` | -0.90 (-1.50 to -0.30) | 0.003 | -0.70 | counts |",
+		"| `msc36-noctx` − `msc36` | -0.90 (-1.50 to -0.30) | 0.003 | -0.70 (-0.25 to +1.25), 0.031 | counts |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("tables lack %q:\n%s", want, out)

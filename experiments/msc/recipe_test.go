@@ -94,7 +94,7 @@ func TestSmokeRecipeArchivesFiguresAndTables(t *testing.T) {
 		}
 	}
 	tables := read("tables.md")
-	for _, want := range []string{"| `msc36` | 29.04 |", "| T2-a | `msc6` − `base6` | +0.26 |", "| T3-a | `msc36` − `dlcl36` |", "- T2-c: ", "(at one seed)", "- F3 (at one seed; Figure 3): gain in Challenging minus gain in Simple", "over the top 6, first 40 updates): msc36 "} {
+	for _, want := range []string{"| `msc36` | 29.04 |", "| T2-a | `msc6` − `base6` | +0.26 |", "| T3-a | `msc36` − `dlcl36` |", "| chrF Δ (95% CI), p |", "- T2-c: ", "(at one seed)", "- F3 (at one seed; Figure 3): gain in Challenging minus gain in Simple", "over the top 6, first 40 updates): msc36 "} {
 		if !strings.Contains(tables, want) {
 			t.Errorf("tables.md lacks %q:\n%s", want, tables)
 		}
