@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -49,6 +50,10 @@ PREFIX-profile.tsv (a row per layer, a column per run).`,
 		RunE: func(cmd *cobra.Command, runs []string) error {
 			if params != "all" && params != "shared" {
 				return fmt.Errorf("--params %q: want all or shared", params)
+			}
+			// PREFIX often names a new folder (--out fig5/shared)
+			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+				return err
 			}
 			var depth []analysis.DepthProfile
 			for _, run := range runs {

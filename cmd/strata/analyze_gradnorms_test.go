@@ -23,7 +23,7 @@ func TestGradNormsProfile(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, name), 0o755)
 		os.WriteFile(filepath.Join(dir, name, "metrics.jsonl"), []byte(recs), 0o644)
 	}
-	prefix := filepath.Join(dir, "fig5")
+	prefix := filepath.Join(dir, "figures", "fig5") // a folder that does not exist yet
 	out := run(t, "analyze", "grad-norms", filepath.Join(dir, "deep"), filepath.Join(dir, "flat"), "--out", prefix, "--profile")
 	if !strings.Contains(out, "wrote "+prefix+"-profile.png and .tsv (each encoder layer's mean norm, 2 runs)") {
 		t.Errorf("no profile in the output:\n%s", out)
